@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace podcrawl::core {
+
+// Fetch limits and identity. Every bound has a documented default in config/podcrawl.toml.
+struct FetchConfig {
+  std::string user_agent = "podcrawl/" PODCRAWL_VERSION " (+https://github.com/podcrawl/podcrawl)";
+  bool allow_private_networks = false;
+  std::int64_t max_body_bytes = 32 * 1024 * 1024; // after decompression
+  long connect_timeout_seconds = 10;
+  long total_timeout_seconds = 60;
+  long low_speed_bytes_per_second = 1024;
+  long low_speed_seconds = 20;
+  long max_redirects = 5;
+};
+
+struct CrawlConfig {
+  int concurrency = 8;
+  std::int64_t refresh_interval_seconds = 3600;      // next fetch after a success
+  std::int64_t backoff_base_seconds = 900;           // first retry after a failure
+  std::int64_t backoff_ceiling_seconds = 7 * 86400;  // longest wait between retries
+  int max_episodes_per_feed = 5000;
+};
+
+struct RenderConfig {
+  std::vector<std::string> locales = {"en", "ar"};
+  std::string site_url = "http://127.0.0.1:8080";
+};
+
+struct Config {
+  std::optional<std::string> database_url;  // [database] url
+  FetchConfig fetch;
+  CrawlConfig crawl;
+  RenderConfig render;
+  std::filesystem::path source_dir;  // where sql/, config/locales and templates/ live
+};
+
+// Load a TOML configuration file over the defaults. Throws UsageError naming the file and the
+// problem when the file is unreadable or malformed.
+Config load_config(const std::filesystem::path& file);
+
+// The default configuration file: $PODCRAWL_CONFIG, else <source dir>/config/podcrawl.toml
+// when it exists; nullopt when there is none (built-in defaults apply).
+std::optional<std::filesystem::path> default_config_file();
+
+// The folder holding sql/, config/locales/ and templates/: $PODCRAWL_HOME if set, else the
+// source tree the binary was built from.
+std::filesystem::path data_dir();
+
+} // namespace podcrawl::core

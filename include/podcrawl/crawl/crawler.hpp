@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "podcrawl/core/config.hpp"
+
+namespace podcrawl::crawl {
+
+struct CrawlOptions {
+  std::optional<std::int64_t> limit;             // at most this many feeds
+  int concurrency = 8;                           // feeds in flight at once
+  std::optional<std::int64_t> deadline_seconds;  // claim no new feed after this long
+  bool all = false;                              // every listed feed, due or not
+};
+
+struct CrawlSummary {
+  std::int64_t claimed = 0;
+  std::int64_t fetched = 0;       // 2xx and parsed
+  std::int64_t not_modified = 0;  // 304
+  std::int64_t failed = 0;        // fetch or parse failed, gone included
+  std::int64_t new_episodes = 0;
+};
+
+// Called after each feed, from worker threads one at a time, with the running totals.
+using Progress = std::function<void(const CrawlSummary&)>;
+
+// Fetch every due feed (or all), store what changed and schedule the next fetch. Each worker
+// has its own connection to database_url; feeds are claimed with a lease, so crawls running at
+// the same time (other processes, other machines) never fetch one feed twice. A feed that fails
+// is recorded on the feed; only environment failures (database) throw.
+CrawlSummary run_crawl(const std::string& database_url, const core::Config& config,
+                       const CrawlOptions& options, const Progress& progress);
+
+// Seconds to wait before retrying a feed after `failures` consecutive failures (>= 1):
+// base * 2^(failures-1), capped at the ceiling, then spread by jitter in [0, 1) over its last
+// quarter so that feeds failing together do not retry together.
+std::int64_t backoff_seconds(int failures, const core::CrawlConfig& config, double jitter);
+
+} // namespace podcrawl::crawl

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace podcrawl::l10n {
+
+// The interface language of one rendered locale: its catalog (config/locales/<tag>.toml, ICU
+// MessageFormat strings), direction, CLDR plural rules, relative times, numbers and dates.
+// Numbering systems are pinned per locale in the catalog so output does not depend on the
+// ICU version.
+class Localizer {
+public:
+  // Load the catalog for `tag` from locales_dir. Throws core::UsageError when the locale has no
+  // catalog, core::EnvironmentError when the catalog is unreadable or lacks a key that the
+  // English catalog has (no interface string is ever left untranslated).
+  Localizer(const std::filesystem::path& locales_dir, std::string_view tag);
+  ~Localizer();
+  Localizer(Localizer&&) noexcept;
+  Localizer& operator=(Localizer&&) noexcept;
+
+  const std::string& tag() const;          // "ar"
+  bool right_to_left() const;              // dir="rtl"
+  const std::string& native_name() const;  // "العربية"
+
+  // A plain catalog string; throws core::EnvironmentError for an unknown key.
+  std::string text(std::string_view key) const;
+  // A catalog MessageFormat pattern applied to one number argument, CLDR plurals included:
+  // count("episodes", 83) == "83 حلقة" in Arabic.
+  std::string count(std::string_view key, std::int64_t n) const;
+  // A catalog MessageFormat pattern with one string argument: format("by_author", "PyTorch").
+  std::string format(std::string_view key, std::string_view argument) const;
+  // ICU's relative phrase for `then` seen from `now`: "قبل 4 سنوات", "5 weeks ago". The unit
+  // is the largest that fits by calendar difference: years (>= 1 year), months (>= 2 months),
+  // weeks, days, hours, minutes; under a minute it is the locale's "now". Future times read
+  // "in 3 days".
+  std::string relative_time(std::int64_t then, std::int64_t now) const;
+  // A number in the locale's digits and grouping.
+  std::string number(std::int64_t n) const;
+  // A duration as the locale writes it: "32:48", "1:02:03" in the locale's digits.
+  std::string duration(std::int64_t seconds) const;
+  // A calendar date in the locale's medium format.
+  std::string date(std::int64_t t) const;
+  // True when a sorts before b in the locale's collation order (for lists of titles).
+  bool collate_less(std::string_view a, std::string_view b) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+// The locale tags that have a catalog in locales_dir, sorted.
+std::vector<std::string> available_locales(const std::filesystem::path& locales_dir);
+
+// An ASCII slug of text: transliterated to Latin (ICU), accents removed, lower case, runs of
+// anything else as one '-', trimmed, at most max_length characters cut at a '-'. Empty when
+// nothing transliterates.
+std::string slugify(std::string_view text, std::size_t max_length = 80);
+
+} // namespace podcrawl::l10n

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "podcrawl/feed/model.hpp"
+#include "podcrawl/store/records.hpp"
+
+namespace podcrawl::store {
+
+enum class AddOutcome { added, exists };
+
+// What a successful fetch delivered, stored with the feed's state.
+struct FetchMeta {
+  int http_status = 200;
+  std::string etag;
+  std::string last_modified;
+};
+
+struct SaveOutcome {
+  std::string show_slug;
+  std::int64_t new_episodes = 0;
+};
+
+// All SQL of podcrawl lives behind this class. Every statement is parameterized. Errors from
+// libpqxx are translated here: connection and server failures become core::EnvironmentError.
+// One Database is one connection; use one per thread.
+class Database {
+public:
+  // Connect (an empty URL uses libpq's defaults). Throws core::EnvironmentError when the server
+  // cannot be reached, naming the URL without its password.
+  explicit Database(const std::string& url);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Apply the numbered *.sql files of sql_dir not yet applied, in order, each in a transaction,
+  // recording them in schema_migrations; concurrent callers serialize on an advisory lock.
+  // Returns the names applied now.
+  std::vector<std::string> migrate(const std::filesystem::path& sql_dir);
+
+  // ---- the crawl list ----
+  // Add a normalized URL. A removed feed is re-activated (added); a listed one is `exists`.
+  AddOutcome add_feed(const std::string& url, std::int64_t now);
+  // Mark the feed removed (its show stays, inactive). False when the URL is not listed.
+  bool remove_feed(const std::string& url);
+  // The crawl list, ordered by URL; nullopt lists every status but removed.
+  std::vector<FeedRecord> list_feeds(std::optional<FeedStatus> status);
+  std::optional<FeedRecord> find_feed(const std::string& url);
+
+  // ---- crawling ----
+  // Claim up to limit feeds that are due at `now` (every non-gone, non-removed feed with
+  // all=true), skipping feeds another crawler holds: each claimed feed is leased until
+  // now + lease_seconds, so concurrent crawls never fetch one feed twice.
+  std::vector<FeedRecord> claim_due_feeds(int limit, bool all, std::int64_t now,
+                                          std::int64_t lease_seconds);
+  // 304: only the schedule changes.
+  void record_not_modified(std::int64_t feed_id, std::int64_t now, std::int64_t next_fetch_at);
+  // Store the parsed show (upsert show, insert new episodes, update changed ones, mark those
+  // that vanished as removed) and the fetch state, in one transaction.
+  SaveOutcome record_success(std::int64_t feed_id, const FetchMeta& meta, const feed::Show& show,
+                             std::int64_t now, std::int64_t next_fetch_at);
+  // A failed fetch or parse: failures+1, status failing (or gone when gone=true).
+  void record_failure(std::int64_t feed_id, std::optional<int> http_status,
+                      const std::string& error, bool gone, std::int64_t now,
+                      std::int64_t next_fetch_at);
+  // A permanent move (301/308, itunes:new-feed-url): the feed's URL becomes new_url unless
+  // another listed feed already has it (then nothing changes and false is returned).
+  bool move_feed(std::int64_t feed_id, const std::string& new_url);
+  // Bookkeeping for `stats`: a crawl run's start and its totals at the end.
+  std::int64_t begin_crawl_run(std::int64_t now);
+  void finish_crawl_run(std::int64_t run_id, const CrawlRunStats& totals);
+
+  // ---- reading ----
+  // A stored show by feed URL (normalized) or slug, with its current episodes; nullopt if none.
+  std::optional<StoredShow> load_show(const std::string& feed_url_or_slug);
+  // Every stored show with episodes, for rendering, ordered by slug.
+  std::vector<StoredShow> load_all_shows();
+  // Full-text search over show and episode titles and descriptions; language-aware stemming
+  // via the PostgreSQL text search configuration for `language` (simple when unknown).
+  std::vector<SearchHit> search(const std::string& query, const std::string& language, int limit);
+  Stats stats();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace podcrawl::store

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "podcrawl/feed/model.hpp"
+
+namespace podcrawl::store {
+
+enum class FeedStatus { active, failing, gone, removed };
+
+// "active", "failing", "gone", "removed".
+const char* to_string(FeedStatus status);
+// Inverse of to_string; nullopt for anything else.
+std::optional<FeedStatus> parse_feed_status(std::string_view text);
+
+// One entry of the crawl list with its fetch state.
+struct FeedRecord {
+  std::int64_t id = 0;
+  std::string url;
+  FeedStatus status = FeedStatus::active;
+  std::optional<std::int64_t> last_fetch_at;
+  std::optional<std::int64_t> next_fetch_at;
+  std::optional<int> last_status;  // HTTP status of the last fetch
+  std::string last_error;
+  int failures = 0;  // consecutive
+  std::string show_slug;  // empty until the feed first parsed
+  std::string etag;
+  std::string last_modified;
+};
+
+// A stored show as the renderer and `show` need it: the normalized show, its slugs and dates.
+struct StoredShow {
+  std::string slug;
+  std::string feed_url;
+  bool active = true;             // false once its feed was removed or gone
+  std::int64_t added_at = 0;      // first stored, Unix seconds
+  std::int64_t updated_at = 0;    // last changed
+  feed::Show show;                // episodes newest first, only those the feed still carries
+  std::vector<std::string> episode_slugs;  // parallel to show.episodes; unique within the show
+};
+
+struct SearchHit {
+  std::string show_slug;
+  std::string show_title;
+  std::string episode_slug;   // empty for a show hit
+  std::string episode_title;  // empty for a show hit
+  std::string language;
+  double rank = 0;
+};
+
+struct CrawlRunStats {
+  std::optional<std::int64_t> started_at;
+  std::optional<std::int64_t> finished_at;
+  std::int64_t fetched = 0;
+  std::int64_t not_modified = 0;
+  std::int64_t failed = 0;
+  std::int64_t new_episodes = 0;
+};
+
+struct Stats {
+  std::int64_t feeds_total = 0, feeds_active = 0, feeds_failing = 0, feeds_gone = 0,
+               feeds_removed = 0;
+  std::int64_t shows = 0;
+  std::int64_t episodes = 0;          // episodes their feeds still carry
+  std::int64_t removed_episodes = 0;  // kept after they vanished from their feed
+  std::optional<CrawlRunStats> last_crawl;
+};
+
+} // namespace podcrawl::store

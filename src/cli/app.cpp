@@ -1,0 +1,185 @@
+#include "podcrawl/cli/app.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "context.hpp"
+#include "podcrawl/core/error.hpp"
+#include "podcrawl/core/time.hpp"
+#include "podcrawl/net/url.hpp"
+
+namespace podcrawl::cli {
+
+namespace {
+
+// %* in a log pattern: the message escaped as the inside of a JSON string.
+class JsonMessageFlag : public spdlog::custom_flag_formatter {
+public:
+  void format(const spdlog::details::log_msg& message, const std::tm&,
+              spdlog::memory_buf_t& destination) override {
+    for (const char c : message.payload) {
+      switch (c) {
+        case '"': destination.append(std::string_view("\\\"")); break;
+        case '\\': destination.append(std::string_view("\\\\")); break;
+        case '\n': destination.append(std::string_view("\\n")); break;
+        case '\t': destination.append(std::string_view("\\t")); break;
+        default:
+          if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            destination.append(std::string_view(escaped));
+          } else {
+            destination.push_back(c);
+          }
+      }
+    }
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<JsonMessageFlag>();
+  }
+};
+
+void setup_logging(const Context& context) {
+  auto logger = std::make_shared<spdlog::logger>(
+      "podcrawl", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  if (context.log_format == "json") {
+    auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
+    formatter->add_flag<JsonMessageFlag>('*').set_pattern(
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","message":"%*"})");
+    logger->set_formatter(std::move(formatter));
+  } else {
+    logger->set_pattern("podcrawl: %^%l%$: %v");
+  }
+  const auto level = context.verbosity > 0    ? spdlog::level::debug
+                     : context.verbosity < 0 ? spdlog::level::err
+                                              : spdlog::level::info;
+  logger->set_level(level);
+  spdlog::set_default_logger(std::move(logger));
+}
+
+} // namespace
+
+void Context::finalize() {
+  std::optional<std::filesystem::path> file;
+  if (!config_file.empty()) {
+    if (!std::filesystem::exists(config_file)) {
+      throw core::UsageError("--config: no such file: " + config_file);
+    }
+    file = config_file;
+  } else {
+    file = core::default_config_file();
+  }
+  config = file ? core::load_config(*file) : core::Config{};
+  if (config.source_dir.empty()) {
+    config.source_dir = core::data_dir();
+  }
+  if (allow_private_networks) {
+    config.fetch.allow_private_networks = true;
+  }
+  setup_logging(*this);
+}
+
+std::string Context::database_url() const {
+  if (!database_url_option.empty()) {
+    return database_url_option;
+  }
+  if (const char* url = std::getenv("DATABASE_URL"); url != nullptr && *url != '\0') {
+    return url;
+  }
+  return config.database_url.value_or("");
+}
+
+std::unique_ptr<store::Database> Context::open_database() const {
+  auto database = std::make_unique<store::Database>(database_url());
+  for (const auto& name : database->migrate(config.source_dir / "sql")) {
+    spdlog::info("applied migration {}", name);
+  }
+  return database;
+}
+
+std::string read_input(const std::string& source) {
+  if (source == "-") {
+    return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  }
+  std::ifstream in(source, std::ios::binary);
+  if (!in) {
+    throw core::UsageError("cannot read " + source);
+  }
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+std::string format_optional_time(const std::optional<std::int64_t>& t) {
+  return t ? core::format_iso8601(*t) : "-";
+}
+
+nlohmann::json nullable(const std::string& text) {
+  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+}
+
+nlohmann::json nullable_time(const std::optional<std::int64_t>& t) {
+  return t ? nlohmann::json(core::format_iso8601(*t)) : nlohmann::json(nullptr);
+}
+
+int run(int argc, char** argv) {
+  Context context;
+  CLI::App app{"podcrawl: a multilingual podcast directory. Crawls podcast feeds into PostgreSQL "
+               "and renders a localized static site.",
+               "podcrawl"};
+  app.set_version_flag("--version", PODCRAWL_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the command too
+  app.add_option("--config", context.config_file, "TOML configuration file");
+  app.add_option("--database-url", context.database_url_option, "PostgreSQL URL");
+  app.add_flag("--allow-private-networks", context.allow_private_networks,
+               "allow fetching from private, loopback and link-local addresses");
+  app.add_flag_function("-v,--verbose", [&](std::int64_t n) { context.verbosity += static_cast<int>(n); },
+                        "more log output");
+  app.add_flag_function("-q,--quiet", [&](std::int64_t n) { context.verbosity -= static_cast<int>(n); },
+                        "only errors in the log");
+  app.add_option("--log-format", context.log_format, "log format on stderr")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.parse_complete_callback([&context] { context.finalize(); });
+
+  add_migrate_command(app, context);
+  add_add_command(app, context);
+  add_remove_command(app, context);
+  add_list_command(app, context);
+  add_export_opml_command(app, context);
+  add_crawl_command(app, context);
+  add_parse_command(app, context);
+  add_show_command(app, context);
+  add_render_command(app, context);
+  add_serve_command(app, context);
+  add_search_command(app, context);
+  add_stats_command(app, context);
+
+  try {
+    app.parse(argc, argv);
+    std::cout.flush();
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    const int status = app.exit(error);
+    return status == 0 ? 0 : 2;
+  } catch (const core::UsageError& error) {
+    std::cerr << "podcrawl: " << error.what() << '\n';
+    return 2;
+  } catch (const core::EnvironmentError& error) {
+    std::cerr << "podcrawl: " << error.what() << '\n';
+    return 1;
+  } catch (const std::exception& error) {
+    std::cerr << "podcrawl: internal error: " << error.what() << '\n';
+    return 1;
+  }
+}
+
+} // namespace podcrawl::cli

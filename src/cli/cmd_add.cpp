@@ -1,0 +1,159 @@
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "context.hpp"
+#include "podcrawl/core/error.hpp"
+#include "podcrawl/core/time.hpp"
+#include "podcrawl/feed/opml.hpp"
+#include "podcrawl/feed/parser.hpp"
+#include "podcrawl/fetch/fetcher.hpp"
+#include "podcrawl/html/sanitize.hpp"
+#include "podcrawl/net/url.hpp"
+
+namespace podcrawl::cli {
+
+namespace {
+
+struct AddOptions {
+  std::vector<std::string> urls;
+  std::string opml_file;
+  bool no_discover = false;
+  bool check = false;
+};
+
+struct Candidate {
+  std::string given;  // as the user wrote it
+  std::string url;    // normalized
+  bool from_opml = false;
+};
+
+bool looks_like_html(const fetch::FetchResult& result) {
+  if (result.content_type.find("html") != std::string::npos &&
+      result.content_type.find("xml") == std::string::npos) {
+    return true;
+  }
+  const std::string_view head = std::string_view(result.body).substr(0, 512);
+  return head.find("<html") != std::string_view::npos ||
+         head.find("<!DOCTYPE html") != std::string_view::npos ||
+         head.find("<!doctype html") != std::string_view::npos;
+}
+
+// Follows an HTML page to the feed it advertises, and with --check makes sure the URL parses.
+// Returns the URL to add, or throws UsageError with the reason it cannot be added.
+std::string resolve_candidate(const Candidate& candidate, const AddOptions& options,
+                              const Context& context) {
+  const bool discover = !options.no_discover && !candidate.from_opml;
+  if (!discover && !options.check) {
+    return candidate.url;
+  }
+  fetch::FetchRequest request;
+  request.url = candidate.url;
+  fetch::FetchResult result = fetch::fetch(request, context.config.fetch);
+  if (result.outcome == fetch::FetchOutcome::refused) {
+    throw core::UsageError(result.error);
+  }
+  if (result.outcome != fetch::FetchOutcome::ok) {
+    if (options.check) {
+      throw core::UsageError(result.error);
+    }
+    spdlog::warn("{}: {}; added without checking", net::redact(candidate.url), result.error);
+    return candidate.url;
+  }
+  std::string url = candidate.url;
+  if (discover && looks_like_html(result)) {
+    const auto links = html::find_feed_links(result.body, result.final_url);
+    if (links.empty()) {
+      throw core::UsageError("an HTML page that advertises no feed");
+    }
+    const auto feed_url = net::normalize_feed_url(links.front());
+    if (!feed_url) {
+      throw core::UsageError("the page advertises an unusable feed URL: " + links.front());
+    }
+    url = *feed_url;
+    spdlog::info("{} advertises the feed {}", net::redact(candidate.url), net::redact(url));
+    request.url = url;
+    result = fetch::fetch(request, context.config.fetch);
+    if (options.check && result.outcome != fetch::FetchOutcome::ok) {
+      throw core::UsageError(result.error);
+    }
+  }
+  if (options.check) {
+    feed::ParseOptions parse_options;
+    parse_options.feed_url = result.final_url;
+    parse_options.content_type = result.content_type;
+    const auto parsed = feed::parse_feed(result.body, parse_options);
+    if (parsed.outcome != feed::ParseOutcome::ok) {
+      throw core::UsageError("not a feed: " + parsed.error);
+    }
+  }
+  return url;
+}
+
+std::vector<Candidate> collect(const AddOptions& options) {
+  std::vector<Candidate> candidates;
+  std::vector<std::string> bad;
+  const auto take = [&](const std::string& given, bool from_opml) {
+    if (const auto url = net::normalize_feed_url(given)) {
+      candidates.push_back({given, *url, from_opml});
+    } else {
+      bad.push_back(given);
+    }
+  };
+  for (const auto& url : options.urls) {
+    take(url, false);
+  }
+  if (!options.opml_file.empty()) {
+    for (const auto& entry : feed::parse_opml(read_input(options.opml_file))) {
+      take(entry.url, true);
+    }
+  }
+  if (!bad.empty()) {
+    // Bad input changes nothing: refuse the whole command before touching the list.
+    for (const auto& given : bad) {
+      std::cout << "error " << given << ": not an http(s) URL\n";
+    }
+    throw core::UsageError(std::to_string(bad.size()) + " URL(s) are not http(s) URLs; nothing added");
+  }
+  if (candidates.empty()) {
+    throw core::UsageError("add: give at least one URL or --opml FILE");
+  }
+  return candidates;
+}
+
+void add(const AddOptions& options, const Context& context) {
+  const auto candidates = collect(options);
+  auto database = context.open_database();
+  int errors = 0;
+  for (const auto& candidate : candidates) {
+    try {
+      const std::string url = resolve_candidate(candidate, options, context);
+      const auto outcome = database->add_feed(url, core::now());
+      std::cout << (outcome == store::AddOutcome::added ? "added " : "exists ") << url << '\n';
+    } catch (const core::UsageError& error) {
+      std::cout << "error " << candidate.given << ": " << error.what() << '\n';
+      ++errors;
+    }
+  }
+  if (errors > 0) {
+    throw core::UsageError(std::to_string(errors) + " of " + std::to_string(candidates.size()) +
+                           " URL(s) could not be added");
+  }
+}
+
+} // namespace
+
+void add_add_command(CLI::App& app, Context& context) {
+  auto options = std::make_shared<AddOptions>();
+  auto* command = app.add_subcommand("add", "add feeds to the crawl list");
+  command->add_option("urls", options->urls, "feed or web page URLs");
+  command->add_option("--opml", options->opml_file, "add every feed of an OPML file ('-' for stdin)");
+  command->add_flag("--no-discover", options->no_discover,
+                    "do not follow an HTML page to the feed it advertises");
+  command->add_flag("--check", options->check, "fetch and parse each feed before adding it");
+  command->callback([options, &context] { add(*options, context); });
+}
+
+} // namespace podcrawl::cli

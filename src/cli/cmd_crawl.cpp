@@ -1,0 +1,81 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "context.hpp"
+#include "podcrawl/core/error.hpp"
+#include "podcrawl/crawl/crawler.hpp"
+
+namespace podcrawl::cli {
+
+namespace {
+
+// A progress line on stderr, at most once a second, overwritten in place on a terminal.
+class ProgressLine {
+public:
+  explicit ProgressLine(bool enabled) : m_enabled(enabled), m_tty(isatty(STDERR_FILENO) != 0) {}
+  ~ProgressLine() {
+    if (m_printed && m_tty) {
+      std::fputc('\n', stderr);
+    }
+  }
+  void update(const crawl::CrawlSummary& summary) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!m_enabled || now - m_last < std::chrono::seconds(1)) {
+      return;
+    }
+    m_last = now;
+    m_printed = true;
+    std::fprintf(stderr, "%scrawl: %lld feeds, %lld fetched, %lld not modified, %lld failed%s",
+                 m_tty ? "\r" : "", static_cast<long long>(summary.claimed),
+                 static_cast<long long>(summary.fetched),
+                 static_cast<long long>(summary.not_modified),
+                 static_cast<long long>(summary.failed), m_tty ? "" : "\n");
+  }
+
+private:
+  bool m_enabled;
+  bool m_tty;
+  bool m_printed = false;
+  std::chrono::steady_clock::time_point m_last{};
+};
+
+} // namespace
+
+void add_crawl_command(CLI::App& app, Context& context) {
+  struct Options {
+    std::optional<std::int64_t> limit;
+    std::optional<int> concurrency;
+    std::optional<std::int64_t> deadline;
+    bool all = false;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand(
+      "crawl", "fetch every feed that is due, store what changed, schedule the next fetch");
+  command->add_option("--limit", options->limit, "fetch at most N feeds")->check(CLI::PositiveNumber);
+  command->add_option("--concurrency", options->concurrency, "feeds fetched at once")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--deadline", options->deadline,
+                      "start no new fetch after this many seconds (for cron)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--all", options->all, "fetch every listed feed, due or not");
+  command->callback([options, &context] {
+    context.open_database();  // migrations, and a clear error when the database is unreachable
+    crawl::CrawlOptions crawl_options;
+    crawl_options.limit = options->limit;
+    crawl_options.concurrency = options->concurrency.value_or(context.config.crawl.concurrency);
+    crawl_options.deadline_seconds = options->deadline;
+    crawl_options.all = options->all;
+    ProgressLine progress(context.verbosity >= 0);
+    const auto summary = crawl::run_crawl(
+        context.database_url(), context.config, crawl_options,
+        [&progress](const crawl::CrawlSummary& running) { progress.update(running); });
+    std::cout << "crawled " << summary.claimed << " feeds: " << summary.fetched << " fetched, "
+              << summary.not_modified << " not modified, " << summary.failed << " failed, "
+              << summary.new_episodes << " new episodes\n";
+  });
+}
+
+} // namespace podcrawl::cli

@@ -1,0 +1,22 @@
+#include <iostream>
+
+#include "context.hpp"
+
+namespace podcrawl::cli {
+
+void add_migrate_command(CLI::App& app, Context& context) {
+  auto* command = app.add_subcommand(
+      "migrate", "apply the migrations in sql/ in order, idempotently, each in a transaction");
+  command->callback([&context] {
+    store::Database database(context.database_url());
+    const auto applied = database.migrate(context.config.source_dir / "sql");
+    for (const auto& name : applied) {
+      std::cout << "applied " << name << '\n';
+    }
+    if (applied.empty()) {
+      std::cout << "database is up to date\n";
+    }
+  });
+}
+
+} // namespace podcrawl::cli

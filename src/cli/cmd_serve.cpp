@@ -1,0 +1,79 @@
+#include <filesystem>
+#include <iostream>
+
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+
+#include "context.hpp"
+#include "podcrawl/cli/negotiate.hpp"
+#include "podcrawl/core/error.hpp"
+
+namespace podcrawl::cli {
+
+namespace {
+
+// The locales a rendered site holds: its folders with an index.html.
+std::vector<std::string> site_locales(const std::filesystem::path& dir) {
+  std::vector<std::string> locales;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.is_directory() && std::filesystem::exists(entry.path() / "index.html")) {
+      locales.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(locales.begin(), locales.end());
+  return locales;
+}
+
+void serve(const std::string& dir, const std::string& bind, int port) {
+  if (!std::filesystem::exists(std::filesystem::path(dir) / "index.html")) {
+    throw core::UsageError(dir + " holds no rendered site (run podcrawl render --out " + dir + ")");
+  }
+  const auto locales = site_locales(dir);
+  httplib::Server server;
+  if (!server.set_mount_point("/", dir)) {
+    throw core::UsageError("cannot serve " + dir);
+  }
+  server.set_file_extension_and_mimetype_mapping("html", "text/html; charset=utf-8");
+  server.set_file_extension_and_mimetype_mapping("xml", "application/xml; charset=utf-8");
+  server.set_pre_routing_handler([locales](const httplib::Request& request,
+                                            httplib::Response& response) {
+    if (request.path != "/" || !request.has_header("Accept-Language")) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    const auto locale = negotiate_locale(request.get_header_value("Accept-Language"), locales);
+    if (locale.empty()) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    response.set_redirect("/" + locale + "/", 302);
+    response.set_header("Vary", "Accept-Language");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  server.set_logger([](const httplib::Request& request, const httplib::Response& response) {
+    spdlog::debug("{} {} {}", request.method, request.path, response.status);
+  });
+  if (!server.bind_to_port(bind, port)) {
+    throw core::EnvironmentError("cannot listen on " + bind + ":" + std::to_string(port));
+  }
+  std::cout << "serving " << dir << " at http://" << bind << ":" << port << "/" << std::endl;
+  server.listen_after_bind();
+}
+
+} // namespace
+
+void add_serve_command(CLI::App& app, Context&) {
+  struct Options {
+    std::string dir;
+    std::string bind = "127.0.0.1";
+    int port = 8080;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand(
+      "serve", "serve a rendered site; / picks the locale from Accept-Language");
+  command->add_option("--dir", options->dir, "the rendered site")->required();
+  command->add_option("--bind", options->bind, "address to listen on")->capture_default_str();
+  command->add_option("--port", options->port, "port")
+      ->capture_default_str()->check(CLI::Range(1, 65535));
+  command->callback([options] { serve(options->dir, options->bind, options->port); });
+}
+
+} // namespace podcrawl::cli

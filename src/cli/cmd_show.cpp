@@ -1,0 +1,30 @@
+#include <iostream>
+
+#include "context.hpp"
+#include "podcrawl/core/error.hpp"
+#include "podcrawl/core/time.hpp"
+#include "podcrawl/feed/json.hpp"
+#include "podcrawl/net/url.hpp"
+
+namespace podcrawl::cli {
+
+void add_show_command(CLI::App& app, Context& context) {
+  auto key = std::make_shared<std::string>();
+  auto* command = app.add_subcommand("show", "print a stored show and its episodes as JSON");
+  command->add_option("feed", *key, "the feed URL or the show's slug")->required();
+  command->callback([key, &context] {
+    auto database = context.open_database();
+    const std::string lookup = net::normalize_feed_url(*key).value_or(*key);
+    const auto stored = database->load_show(lookup);
+    if (!stored) {
+      throw core::UsageError("no stored show for " + *key);
+    }
+    auto json = feed::to_json(stored->show);
+    json["feed_url"] = stored->feed_url;
+    json["slug"] = stored->slug;
+    json["added_at"] = core::format_iso8601(stored->added_at);
+    std::cout << json.dump(2) << '\n';
+  });
+}
+
+} // namespace podcrawl::cli

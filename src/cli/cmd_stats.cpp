@@ -1,0 +1,64 @@
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "context.hpp"
+#include "podcrawl/core/time.hpp"
+
+namespace podcrawl::cli {
+
+namespace {
+
+nlohmann::json to_json(const store::Stats& stats) {
+  nlohmann::json last_crawl = nullptr;
+  if (stats.last_crawl) {
+    const auto& run = *stats.last_crawl;
+    last_crawl = {{"started_at", nullable_time(run.started_at)},
+                  {"finished_at", nullable_time(run.finished_at)},
+                  {"fetched", run.fetched},
+                  {"not_modified", run.not_modified},
+                  {"failed", run.failed},
+                  {"new_episodes", run.new_episodes}};
+  }
+  return {{"feeds",
+           {{"total", stats.feeds_total},
+            {"active", stats.feeds_active},
+            {"failing", stats.feeds_failing},
+            {"gone", stats.feeds_gone},
+            {"removed", stats.feeds_removed}}},
+          {"shows", stats.shows},
+          {"episodes", stats.episodes},
+          {"removed_episodes", stats.removed_episodes},
+          {"last_crawl", last_crawl}};
+}
+
+} // namespace
+
+void add_stats_command(CLI::App& app, Context& context) {
+  auto json = std::make_shared<bool>(false);
+  auto* command = app.add_subcommand(
+      "stats", "counts: feeds by status, shows, episodes, and the last crawl's outcomes");
+  command->add_flag("--json", *json, "print JSON");
+  command->callback([json, &context] {
+    auto database = context.open_database();
+    const auto stats = database->stats();
+    if (*json) {
+      std::cout << to_json(stats).dump(2) << '\n';
+      return;
+    }
+    std::cout << "feeds: " << stats.feeds_total << " (" << stats.feeds_active << " active, "
+              << stats.feeds_failing << " failing, " << stats.feeds_gone << " gone, "
+              << stats.feeds_removed << " removed)\n"
+              << "shows: " << stats.shows << "\nepisodes: " << stats.episodes << " ("
+              << stats.removed_episodes << " removed from their feeds)\n";
+    if (stats.last_crawl) {
+      const auto& run = *stats.last_crawl;
+      std::cout << "last crawl: " << format_optional_time(run.started_at) << " to "
+                << format_optional_time(run.finished_at) << ", " << run.fetched << " fetched, "
+                << run.not_modified << " not modified, " << run.failed << " failed, "
+                << run.new_episodes << " new episodes\n";
+    }
+  });
+}
+
+} // namespace podcrawl::cli

@@ -1,0 +1,141 @@
+// The command line against a real PostgreSQL database: exit statuses, output shapes, and
+// the crawl-list commands.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/process.hpp"
+#include "support/temp_database.hpp"
+#include "support/temp_dir.hpp"
+
+namespace podcrawl {
+namespace {
+
+using testing::run_process;
+
+const char* const k_commands[] = {"migrate", "add",    "remove", "list",   "export-opml", "crawl",
+                                  "parse",   "show",   "render", "serve",  "search",      "stats"};
+
+testing::ProcessResult podcrawl(std::vector<std::string> arguments) {
+  arguments.insert(arguments.begin(), testing::podcrawl_binary());
+  return run_process(arguments);
+}
+
+TEST(Cli, HelpListsEveryCommand) {
+  const auto result = podcrawl({"--help"});
+  EXPECT_EQ(result.status, 0);
+  for (const char* command : k_commands) {
+    EXPECT_NE(result.out.find(command), std::string::npos) << command;
+  }
+}
+
+TEST(Cli, EveryCommandHasHelp) {
+  for (const char* command : k_commands) {
+    const auto result = podcrawl({command, "--help"});
+    EXPECT_EQ(result.status, 0) << command;
+    EXPECT_NE(result.out.find("Usage"), std::string::npos) << command;
+  }
+}
+
+TEST(Cli, BadUsageExitsWith2) {
+  EXPECT_EQ(podcrawl({}).status, 2);
+  EXPECT_EQ(podcrawl({"no-such-command"}).status, 2);
+  EXPECT_EQ(podcrawl({"crawl", "--limit", "-3"}).status, 2);
+  EXPECT_EQ(podcrawl({"parse", "/no/such/file.xml"}).status, 2);
+  EXPECT_EQ(podcrawl({"render", "--out", "/tmp/x", "--now", "yesterday"}).status, 2);
+}
+
+TEST(Cli, AnUnreachableDatabaseExitsWith1) {
+  const auto result = podcrawl({"--database-url", "postgresql://nobody@127.0.0.1:1/none", "list"});
+  EXPECT_EQ(result.status, 1);
+}
+
+class CliDatabase : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!testing::TempDatabase::available()) {
+      GTEST_SKIP() << testing::TempDatabase::skip_reason();
+    }
+    m_database = std::make_unique<testing::TempDatabase>();
+  }
+  testing::ProcessResult run(std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), {"--database-url", m_database->url()});
+    return podcrawl(arguments);
+  }
+  std::unique_ptr<testing::TempDatabase> m_database;
+};
+
+TEST_F(CliDatabase, MigrateIsIdempotent) {
+  const auto first = run({"migrate"});
+  ASSERT_EQ(first.status, 0);
+  EXPECT_NE(first.out.find("applied"), std::string::npos);
+  const auto second = run({"migrate"});
+  ASSERT_EQ(second.status, 0);
+  EXPECT_EQ(second.out.find("applied"), std::string::npos);
+}
+
+TEST_F(CliDatabase, AddNormalizesAndDeduplicates) {
+  const auto first =
+      run({"add", "--no-discover", "HTTP://Example.COM:80/feed.xml#top", "https://example.org/rss"});
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_NE(first.out.find("added http://example.com/feed.xml"), std::string::npos) << first.out;
+  const auto again = run({"add", "--no-discover", "http://example.com/feed.xml"});
+  EXPECT_EQ(again.status, 0);
+  EXPECT_NE(again.out.find("exists http://example.com/feed.xml"), std::string::npos) << again.out;
+  const auto list = nlohmann::json::parse(run({"list", "--json"}).out);
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["url"], "http://example.com/feed.xml");
+  EXPECT_EQ(list[0]["status"], "active");
+  for (const char* key :
+       {"last_fetch_at", "next_fetch_at", "last_status", "last_error", "failures", "show_slug"}) {
+    EXPECT_TRUE(list[0].contains(key)) << key;
+  }
+}
+
+TEST_F(CliDatabase, BadInputChangesNothing) {
+  const auto result = run({"add", "--no-discover", "https://example.com/ok.xml", "not a url",
+                           "javascript:alert(1)"});
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.out.find("error not a url"), std::string::npos) << result.out;
+  EXPECT_EQ(nlohmann::json::parse(run({"list", "--json"}).out).size(), 0u);
+}
+
+TEST_F(CliDatabase, RemoveKeepsTheFeedAsRemoved) {
+  ASSERT_EQ(run({"add", "--no-discover", "https://example.com/a.xml"}).status, 0);
+  ASSERT_EQ(run({"remove", "https://example.com/a.xml"}).status, 0);
+  EXPECT_EQ(run({"remove", "https://example.com/unknown.xml"}).status, 2);
+  const auto removed = nlohmann::json::parse(run({"list", "--json", "--status", "removed"}).out);
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ(removed[0]["status"], "removed");
+  const auto stats = nlohmann::json::parse(run({"stats", "--json"}).out);
+  EXPECT_EQ(stats["feeds"]["removed"], 1);
+  EXPECT_EQ(stats["feeds"]["total"], 1);
+}
+
+TEST_F(CliDatabase, ExportedOpmlAddsTheSameList) {
+  ASSERT_EQ(
+      run({"add", "--no-discover", "https://example.com/a.xml", "https://example.net/b"}).status,
+      0);
+  testing::TempDir dir;
+  const auto opml = (dir.path() / "list.opml").string();
+  ASSERT_EQ(run({"export-opml", "--out", opml}).status, 0);
+  const auto content = testing::read_file(opml);
+  EXPECT_NE(content.find("<opml version=\"2.0\""), std::string::npos) << content;
+  testing::TempDatabase other;
+  const auto imported = podcrawl({"--database-url", other.url(), "add", "--opml", opml});
+  ASSERT_EQ(imported.status, 0) << imported.out;
+  EXPECT_NE(imported.out.find("added https://example.com/a.xml"), std::string::npos);
+  EXPECT_NE(imported.out.find("added https://example.net/b"), std::string::npos);
+}
+
+TEST_F(CliDatabase, StatsJsonHasTheSpecShape) {
+  const auto stats = nlohmann::json::parse(run({"stats", "--json"}).out);
+  for (const char* key : {"total", "active", "failing", "gone", "removed"}) {
+    EXPECT_TRUE(stats["feeds"].contains(key)) << key;
+  }
+  for (const char* key : {"shows", "episodes", "removed_episodes", "last_crawl"}) {
+    EXPECT_TRUE(stats.contains(key)) << key;
+  }
+}
+
+} // namespace
+} // namespace podcrawl

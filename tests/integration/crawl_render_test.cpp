@@ -1,0 +1,254 @@
+// add -> crawl -> store -> render, through the podcrawl binary, against a real loopback HTTP
+// server and a throwaway PostgreSQL database.
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "podcrawl/core/config.hpp"
+#include "support/loopback_server.hpp"
+#include "support/process.hpp"
+#include "support/temp_database.hpp"
+#include "support/temp_dir.hpp"
+
+namespace podcrawl {
+namespace {
+
+constexpr std::int64_t k_render_time = 1796083200;  // 2026-12-01T00:00:00Z
+constexpr int k_tech_episodes = 83;                  // Arabic's "many" plural category
+
+std::string rfc822(std::int64_t t) {
+  const std::time_t time = static_cast<std::time_t>(t);
+  std::tm parts{};
+  gmtime_r(&time, &parts);
+  char buffer[64];
+  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S +0000", &parts);
+  return buffer;
+}
+
+// An English technical show whose episodes spread over the five years before the render time.
+std::string tech_feed() {
+  std::string items;
+  for (int i = 0; i < k_tech_episodes; ++i) {
+    const std::int64_t published = k_render_time - 86400 - std::int64_t{i} * 22 * 86400;
+    items += "<item><title>Episode " + std::to_string(k_tech_episodes - i) +
+             ": C++20 &amp; modules</title><guid>tech-" + std::to_string(i) + "</guid><pubDate>" +
+             rfc822(published) + "</pubDate><enclosure url=\"https://media.example/tech/" +
+             std::to_string(i) +
+             ".mp3\" type=\"audio/mpeg\" length=\"1000\"/><itunes:duration>32:48</itunes:duration>"
+             "<description>&lt;p&gt;Notes&lt;/p&gt;&lt;script&gt;alert(1)&lt;/script&gt;"
+             "</description></item>";
+  }
+  return R"(<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel><title>Loopback Tech Talk</title><link>https://tech.example/</link>
+<language>en-us</language><itunes:author>Ada Example</itunes:author>
+<itunes:category text="Technology"/><description>Systems programming.</description>)" +
+         items + "</channel></rss>";
+}
+
+std::string arabic_feed() {
+  return R"(<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel><title>بودكاست الحلقة</title><link>https://ar.example/</link><language>ar</language>
+<itunes:author>مؤلف</itunes:author><itunes:category text="Education"/>
+<item><title>الحلقة الأولى</title><guid>ar-1</guid><pubDate>Mon, 01 Jun 2026 10:00:00 +0300</pubDate>
+<enclosure url="https://media.example/ar/1.mp3" type="audio/mpeg" length="10"/></item>
+</channel></rss>)";
+}
+
+// The text as an escaping template writes it into HTML.
+std::string html_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+class CrawlRender : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!testing::TempDatabase::available()) {
+      GTEST_SKIP() << testing::TempDatabase::skip_reason();
+    }
+    m_database = std::make_unique<testing::TempDatabase>();
+  }
+
+  testing::ProcessResult run(std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(),
+                     {testing::podcrawl_binary(), "--database-url", m_database->url()});
+    return testing::run_process(arguments);
+  }
+
+  // Writes an OPML file listing the URLs and adds it to the crawl list.
+  void add_opml(const std::vector<std::string>& urls) {
+    std::string outlines;
+    for (const auto& url : urls) {
+      outlines += "<outline type=\"rss\" text=\"feed\" xmlUrl=\"" + url + "\"/>";
+    }
+    const auto file = m_dir.path() / "feeds.opml";
+    testing::write_file(file, "<?xml version=\"1.0\"?><opml version=\"2.0\"><head/><body>" +
+                                  outlines + "</body></opml>");
+    const auto added = run({"add", "--opml", file.string()});
+    ASSERT_EQ(added.status, 0) << added.out;
+  }
+
+  std::map<std::string, std::string> slugs_by_url() {
+    std::map<std::string, std::string> slugs;
+    for (const auto& feed : nlohmann::json::parse(run({"list", "--json"}).out)) {
+      if (feed["show_slug"].is_string()) {
+        slugs[feed["url"]] = feed["show_slug"];
+      }
+    }
+    return slugs;
+  }
+
+  std::unique_ptr<testing::TempDatabase> m_database;
+  testing::TempDir m_dir;
+};
+
+TEST_F(CrawlRender, CrawlsStoresAndRendersArabicAndEnglishPages) {
+  testing::LoopbackServer server;
+  server.serve_feed("/tech.xml", tech_feed(), "application/rss+xml", "\"tech-1\"");
+  server.serve_feed("/ar.xml", arabic_feed(), "application/rss+xml", "\"ar-1\"");
+  add_opml({server.url("/tech.xml"), server.url("/ar.xml")});
+
+  const auto crawled = run({"--allow-private-networks", "crawl"});
+  ASSERT_EQ(crawled.status, 0) << crawled.out;
+  EXPECT_NE(crawled.out.find("2 fetched"), std::string::npos) << crawled.out;
+
+  const auto shown = run({"show", server.url("/tech.xml")});
+  ASSERT_EQ(shown.status, 0) << shown.out;
+  const auto show = nlohmann::json::parse(shown.out);
+  EXPECT_EQ(show["title"], "Loopback Tech Talk");
+  EXPECT_EQ(show["language"], "en-US");
+  ASSERT_EQ(show["episodes"].size(), static_cast<std::size_t>(k_tech_episodes));
+  EXPECT_EQ(show["episodes"][0]["duration_seconds"], 1968);
+  EXPECT_EQ(show["episodes"][0]["description"].get<std::string>().find("script"),
+            std::string::npos);
+
+  const auto site = m_dir.path() / "site";
+  const auto rendered = run({"render", "--out", site.string(), "--locales", "ar,en", "--now",
+                             "2026-12-01T00:00:00Z"});
+  ASSERT_EQ(rendered.status, 0) << rendered.out;
+  const auto slugs = slugs_by_url();
+  ASSERT_EQ(slugs.size(), 2u);
+  const std::string tech_slug = slugs.at(server.url("/tech.xml"));
+  const std::string arabic_slug = slugs.at(server.url("/ar.xml"));
+  EXPECT_NE(tech_slug, arabic_slug);
+  for (const char c : arabic_slug) {
+    EXPECT_TRUE(std::isalnum(static_cast<unsigned char>(c)) || c == '-') << arabic_slug;
+  }
+
+  const auto ar_page = testing::read_file(site / "ar" / "podcasts" / tech_slug / "index.html");
+  EXPECT_NE(ar_page.find("<html lang=\"ar\" dir=\"rtl\""), std::string::npos);
+  EXPECT_NE(ar_page.find("Loopback Tech Talk"), std::string::npos);
+  EXPECT_NE(ar_page.find("<time datetime="), std::string::npos);
+  EXPECT_NE(ar_page.find("قبل"), std::string::npos);  // ICU's Arabic "ago"
+  const auto en_page = testing::read_file(site / "en" / "podcasts" / tech_slug / "index.html");
+  EXPECT_NE(en_page.find("<html lang=\"en\" dir=\"ltr\""), std::string::npos);
+  EXPECT_NE(en_page.find("83 episodes"), std::string::npos);
+  EXPECT_NE(en_page.find("4 years ago"), std::string::npos);
+  for (const char* locale : {"ar", "en"}) {
+    const auto page = testing::read_file(site / locale / "podcasts" / arabic_slug / "index.html");
+    EXPECT_NE(page.find("بودكاست الحلقة"), std::string::npos) << locale;
+  }
+  EXPECT_TRUE(std::filesystem::exists(site / "index.html"));
+  EXPECT_TRUE(std::filesystem::exists(site / "ar" / "index.html"));
+  const auto sitemap = testing::read_file(site / "sitemap.xml");
+  EXPECT_NE(sitemap.find("/ar/podcasts/" + tech_slug + "/"), std::string::npos);
+  EXPECT_NE(sitemap.find("hreflang"), std::string::npos);
+}
+
+TEST_F(CrawlRender, ARecrawlSendsValidatorsAndStoresNothingOn304) {
+  testing::LoopbackServer server;
+  server.serve_feed("/tech.xml", tech_feed(), "application/rss+xml", "\"tech-1\"");
+  add_opml({server.url("/tech.xml")});
+  ASSERT_EQ(run({"--allow-private-networks", "crawl"}).status, 0);
+  const auto again = run({"--allow-private-networks", "crawl", "--all"});
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_NE(again.out.find("1 not modified"), std::string::npos) << again.out;
+  const auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[1].headers.at("if-none-match"), "\"tech-1\"");
+  const auto stats = nlohmann::json::parse(run({"stats", "--json"}).out);
+  EXPECT_EQ(stats["episodes"], k_tech_episodes);
+  EXPECT_EQ(stats["last_crawl"]["not_modified"], 1);
+  EXPECT_EQ(stats["last_crawl"]["new_episodes"], 0);
+}
+
+TEST_F(CrawlRender, PrivateAddressesAreRefusedByDefault) {
+  testing::LoopbackServer server;
+  server.serve_feed("/tech.xml", tech_feed(), "application/rss+xml", "\"tech-1\"");
+  add_opml({server.url("/tech.xml")});
+  const auto crawled = run({"crawl"});
+  ASSERT_EQ(crawled.status, 0) << crawled.out;  // a refused feed is data, not a failed run
+  EXPECT_NE(crawled.out.find("1 failed"), std::string::npos) << crawled.out;
+  EXPECT_EQ(server.count("/tech.xml"), 0);
+  const auto list = nlohmann::json::parse(run({"list", "--json"}).out);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["status"], "failing");
+  EXPECT_EQ(list[0]["failures"], 1);
+  EXPECT_NE(list[0]["last_error"].get<std::string>().find("non-public"), std::string::npos);
+}
+
+TEST_F(CrawlRender, AGoneFeedIsNoLongerFetched) {
+  testing::LoopbackServer server;
+  server.on_get("/gone.xml", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 410;
+  });
+  add_opml({server.url("/gone.xml")});
+  ASSERT_EQ(run({"--allow-private-networks", "crawl"}).status, 0);
+  ASSERT_EQ(run({"--allow-private-networks", "crawl", "--all"}).status, 0);
+  EXPECT_EQ(server.count("/gone.xml"), 1);
+  const auto list = nlohmann::json::parse(run({"list", "--json", "--status", "gone"}).out);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["last_status"], 410);
+}
+
+TEST_F(CrawlRender, EveryDemoShowGetsAnArabicAndAnEnglishPage) {
+  const auto demo = core::data_dir() / "seeds" / "demo";
+  testing::LoopbackServer server;
+  std::vector<std::string> urls;
+  std::map<std::string, std::string> titles;
+  for (const auto& entry : std::filesystem::directory_iterator(demo)) {
+    if (entry.path().extension() != ".xml") {
+      continue;
+    }
+    const std::string path = "/" + entry.path().filename().string();
+    server.serve_feed(path, testing::read_file(entry.path()), "application/rss+xml", "\"demo\"");
+    urls.push_back(server.url(path));
+    const auto parsed =
+        testing::run_process({testing::podcrawl_binary(), "parse", entry.path().string()});
+    ASSERT_EQ(parsed.status, 0) << entry.path();
+    titles[server.url(path)] = nlohmann::json::parse(parsed.out)["title"];
+  }
+  ASSERT_GE(urls.size(), 6u);
+  add_opml(urls);
+  ASSERT_EQ(run({"--allow-private-networks", "crawl"}).status, 0);
+  const auto site = m_dir.path() / "site";
+  ASSERT_EQ(run({"render", "--out", site.string(), "--locales", "ar,en"}).status, 0);
+  const auto slugs = slugs_by_url();
+  ASSERT_EQ(slugs.size(), urls.size());
+  for (const auto& [url, slug] : slugs) {
+    for (const char* locale : {"ar", "en"}) {
+      const auto page = testing::read_file(site / locale / "podcasts" / slug / "index.html");
+      EXPECT_NE(page.find(html_escaped(titles.at(url))), std::string::npos)
+          << locale << " " << url;
+    }
+  }
+}
+
+} // namespace
+} // namespace podcrawl

@@ -1,0 +1,79 @@
+#include "support/loopback_server.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include <httplib.h>
+
+namespace podcrawl::testing {
+
+LoopbackServer::LoopbackServer() : m_server(std::make_unique<httplib::Server>()) {
+  m_server->set_logger([this](const httplib::Request& request, const httplib::Response&) {
+    SeenRequest seen;
+    seen.path = request.path;
+    for (const auto& [name, value] : request.headers) {
+      std::string lower = name;
+      std::transform(lower.begin(), lower.end(), lower.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      seen.headers[lower] = value;
+    }
+    std::lock_guard lock(m_mutex);
+    m_requests.push_back(std::move(seen));
+  });
+  m_port = m_server->bind_to_any_port("127.0.0.1");
+  if (m_port <= 0) {
+    throw std::runtime_error("loopback server: cannot bind 127.0.0.1");
+  }
+  // The socket listens from bind on, so clients connect (queued) before the thread accepts.
+  m_thread = std::thread([this] { m_server->listen_after_bind(); });
+}
+
+LoopbackServer::~LoopbackServer() {
+  // stop() only acts on a running server: wait for the accept loop to have started.
+  while (!m_server->is_running()) {
+    std::this_thread::yield();
+  }
+  m_server->stop();
+  if (m_thread.joinable()) {
+    m_thread.join();
+  }
+}
+
+void LoopbackServer::on_get(const std::string& path, Handler handler) {
+  m_server->Get(path, std::move(handler));
+}
+
+void LoopbackServer::serve_feed(const std::string& path, std::string body, std::string content_type,
+                                std::string etag) {
+  static const std::string k_last_modified = "Tue, 01 Dec 2026 10:00:00 GMT";
+  on_get(path, [body = std::move(body), content_type = std::move(content_type),
+                etag = std::move(etag)](const httplib::Request& request, httplib::Response& response) {
+    response.set_header("ETag", etag);
+    response.set_header("Last-Modified", k_last_modified);
+    const bool etag_matches = request.get_header_value("If-None-Match") == etag;
+    const bool date_matches = request.get_header_value("If-Modified-Since") == k_last_modified;
+    if (etag_matches || (!request.has_header("If-None-Match") && date_matches)) {
+      response.status = 304;
+      return;
+    }
+    response.set_content(body, content_type);
+  });
+}
+
+std::string LoopbackServer::url(const std::string& path) const {
+  return "http://127.0.0.1:" + std::to_string(m_port) + path;
+}
+
+std::vector<SeenRequest> LoopbackServer::requests() const {
+  std::lock_guard lock(m_mutex);
+  return m_requests;
+}
+
+int LoopbackServer::count(const std::string& path) const {
+  std::lock_guard lock(m_mutex);
+  return static_cast<int>(std::count_if(m_requests.begin(), m_requests.end(),
+                                        [&](const SeenRequest& r) { return r.path == path; }));
+}
+
+} // namespace podcrawl::testing

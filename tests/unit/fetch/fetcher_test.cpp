@@ -1,0 +1,181 @@
+#include "podcrawl/fetch/fetcher.hpp"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "support/loopback_server.hpp"
+
+namespace podcrawl::fetch {
+namespace {
+
+core::FetchConfig loopback_config() {
+  core::FetchConfig config;
+  config.allow_private_networks = true;
+  config.total_timeout_seconds = 10;
+  return config;
+}
+
+std::string gzip(const std::string& body) {
+  std::string compressed;
+  httplib::detail::gzip_compressor compressor;
+  compressor.compress(body.data(), body.size(), true,
+                      [&compressed](const char* data, std::size_t size) {
+                        compressed.append(data, size);
+                        return true;
+                      });
+  return compressed;
+}
+
+TEST(Fetch, ReturnsTheBodyAndValidators) {
+  testing::LoopbackServer server;
+  server.serve_feed("/feed.xml", "<rss/>", "application/rss+xml; charset=utf-8", "\"v1\"");
+  const auto result = fetch({server.url("/feed.xml")}, loopback_config());
+  ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
+  EXPECT_EQ(result.http_status, 200);
+  EXPECT_EQ(result.body, "<rss/>");
+  EXPECT_EQ(result.etag, "\"v1\"");
+  EXPECT_EQ(result.last_modified, "Tue, 01 Dec 2026 10:00:00 GMT");
+  EXPECT_EQ(result.content_type, "application/rss+xml; charset=utf-8");
+  EXPECT_TRUE(result.permanent_url.empty());
+}
+
+TEST(Fetch, SendsConditionalHeadersAndReports304) {
+  testing::LoopbackServer server;
+  server.serve_feed("/feed.xml", "<rss/>", "application/rss+xml", "\"v1\"");
+  FetchRequest request{server.url("/feed.xml"), "\"v1\"", "Tue, 01 Dec 2026 10:00:00 GMT"};
+  const auto result = fetch(request, loopback_config());
+  EXPECT_EQ(result.outcome, FetchOutcome::not_modified);
+  EXPECT_TRUE(result.body.empty());
+  const auto seen = server.requests();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].headers.at("if-none-match"), "\"v1\"");
+  EXPECT_EQ(seen[0].headers.at("if-modified-since"), "Tue, 01 Dec 2026 10:00:00 GMT");
+  EXPECT_NE(seen[0].headers.at("user-agent").find("podcrawl"), std::string::npos);
+  EXPECT_NE(seen[0].headers.at("accept-encoding").find("gzip"), std::string::npos);
+}
+
+TEST(Fetch, RefusesLoopbackUnlessPrivateNetworksAreAllowed) {
+  testing::LoopbackServer server;
+  server.serve_feed("/feed.xml", "<rss/>", "application/rss+xml", "\"v1\"");
+  core::FetchConfig config = loopback_config();
+  config.allow_private_networks = false;
+  const auto result = fetch({server.url("/feed.xml")}, config);
+  EXPECT_EQ(result.outcome, FetchOutcome::refused);
+  EXPECT_NE(result.error.find("127.0.0.1"), std::string::npos);
+  EXPECT_EQ(server.count("/feed.xml"), 0);
+}
+
+TEST(Fetch, RefusesSchemesOtherThanHttp) {
+  for (const char* url : {"file:///etc/passwd", "ftp://example.com/feed", "gopher://x/"}) {
+    EXPECT_EQ(fetch({url}, loopback_config()).outcome, FetchOutcome::refused) << url;
+  }
+}
+
+TEST(Fetch, MarksAChainOfPermanentRedirectsAsAMove) {
+  testing::LoopbackServer server;
+  server.on_get("/old", [](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect("/older", 301);
+  });
+  server.on_get("/older", [](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect("/new", 308);
+  });
+  server.serve_feed("/new", "<rss/>", "application/rss+xml", "\"v1\"");
+  const auto result = fetch({server.url("/old")}, loopback_config());
+  ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
+  EXPECT_EQ(result.final_url, server.url("/new"));
+  EXPECT_EQ(result.permanent_url, server.url("/new"));
+}
+
+TEST(Fetch, ATemporaryRedirectAnywhereInTheChainIsNoMove) {
+  testing::LoopbackServer server;
+  server.on_get("/old", [](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect("/temp", 301);
+  });
+  server.on_get("/temp", [](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect("/new", 302);
+  });
+  server.serve_feed("/new", "<rss/>", "application/rss+xml", "\"v1\"");
+  const auto result = fetch({server.url("/old")}, loopback_config());
+  ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
+  EXPECT_EQ(result.final_url, server.url("/new"));
+  EXPECT_TRUE(result.permanent_url.empty());
+}
+
+TEST(Fetch, StopsEndlessRedirects) {
+  testing::LoopbackServer server;
+  server.on_get("/loop", [](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect("/loop", 302);
+  });
+  core::FetchConfig config = loopback_config();
+  config.max_redirects = 3;
+  const auto result = fetch({server.url("/loop")}, config);
+  EXPECT_EQ(result.outcome, FetchOutcome::http_error);
+  EXPECT_EQ(server.count("/loop"), 4);
+}
+
+TEST(Fetch, Reports410AsGoneAndOtherStatusesAsErrors) {
+  testing::LoopbackServer server;
+  server.on_get("/gone", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 410;
+  });
+  server.on_get("/broken", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 500;
+  });
+  EXPECT_EQ(fetch({server.url("/gone")}, loopback_config()).outcome, FetchOutcome::gone);
+  const auto broken = fetch({server.url("/broken")}, loopback_config());
+  EXPECT_EQ(broken.outcome, FetchOutcome::http_error);
+  EXPECT_EQ(broken.http_status, 500);
+  EXPECT_EQ(fetch({server.url("/missing")}, loopback_config()).http_status, 404);
+}
+
+TEST(Fetch, CapsTheBodySize) {
+  testing::LoopbackServer server;
+  server.serve_feed("/big", std::string(64 * 1024, 'x'), "application/rss+xml", "\"v1\"");
+  core::FetchConfig config = loopback_config();
+  config.max_body_bytes = 1024;
+  EXPECT_EQ(fetch({server.url("/big")}, config).outcome, FetchOutcome::too_large);
+}
+
+TEST(Fetch, DecompressesGzipBodies) {
+  testing::LoopbackServer server;
+  const std::string body(20000, 'a');
+  const std::string compressed = gzip(body);
+  ASSERT_LT(compressed.size(), body.size());
+  server.on_get("/gz", [&compressed](const httplib::Request&, httplib::Response& response) {
+    response.set_header("Content-Encoding", "gzip");
+    response.set_content(compressed, "application/rss+xml");
+  });
+  const auto result = fetch({server.url("/gz")}, loopback_config());
+  ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
+  EXPECT_EQ(result.body, body);
+}
+
+TEST(Fetch, CapsTheBodySizeAfterDecompression) {
+  testing::LoopbackServer server;
+  const std::string body(200000, 'a');
+  const std::string compressed = gzip(body);
+  server.on_get("/bomb", [&compressed](const httplib::Request&, httplib::Response& response) {
+    response.set_header("Content-Encoding", "gzip");
+    response.set_content(compressed, "application/rss+xml");
+  });
+  core::FetchConfig config = loopback_config();
+  config.max_body_bytes = 10000;
+  ASSERT_LT(static_cast<std::int64_t>(compressed.size()), config.max_body_bytes);
+  EXPECT_EQ(fetch({server.url("/bomb")}, config).outcome, FetchOutcome::too_large);
+}
+
+TEST(Fetch, ReportsConnectionFailuresAsData) {
+  core::FetchConfig config = loopback_config();
+  config.connect_timeout_seconds = 2;
+  int port = 0;
+  {
+    testing::LoopbackServer closed;  // take a port, then free it
+    port = closed.port();
+  }
+  const auto result = fetch({"http://127.0.0.1:" + std::to_string(port) + "/"}, config);
+  EXPECT_EQ(result.outcome, FetchOutcome::network_error);
+  EXPECT_FALSE(result.error.empty());
+}
+
+} // namespace
+} // namespace podcrawl::fetch
