@@ -11,6 +11,9 @@ namespace podcrawl::html {
 inline constexpr std::size_t k_max_input_bytes = 1024 * 1024;
 // Elements nested deeper than this keep only their text.
 inline constexpr std::size_t k_max_depth = 100;
+// Open tags (counted without a parser) allowed at once; input is cut before the tag that
+// would go past it. Parsing time grows with the square of nesting, so this bounds it.
+inline constexpr std::size_t k_max_open_tags = 256;
 // Feed links returned from one page at most.
 inline constexpr std::size_t k_max_feed_links = 32;
 // The rel value every sanitized link carries.

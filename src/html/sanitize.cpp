@@ -1,0 +1,576 @@
+#include "podcrawl/html/sanitize.hpp"
+
+#include <unicode/brkiter.h>
+#include <unicode/locid.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "podcrawl/net/url.hpp"
+#include "sanitize_internal.hpp"
+
+namespace podcrawl::html {
+namespace internal {
+
+namespace {
+
+// True when `token` is one of the space-separated words of `list`.
+bool has_token(std::string_view list, std::string_view token) {
+  while (!list.empty()) {
+    auto space = list.find(' ');
+    if (list.substr(0, space) == token) {
+      return true;
+    }
+    list = space == std::string_view::npos ? std::string_view{} : list.substr(space + 1);
+  }
+  return false;
+}
+
+std::string lower_ascii(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
+// Estimates the parser's stack of open elements from tags alone: implicit closing of
+// paragraphs, list items and cells, end tags closing inline elements along the way, and
+// formatting elements the parser reopens after something else closed them.
+class OpenElementCounter {
+public:
+  std::size_t count() const { return m_open.size() + m_reopened_total; }
+
+  void start(std::string name, std::string key) {
+    if (has_token(k_void_names, name)) {
+      return;
+    }
+    auto rule = std::find_if(k_implicit_closes.begin(), k_implicit_closes.end(),
+                             [&name](const ImplicitClose& close) { return close.name == name; });
+    while (rule != k_implicit_closes.end() && !m_open.empty() &&
+           has_token(rule->closes, m_open.back().name)) {
+      close_top();
+    }
+    m_open.push_back({std::move(name), std::move(key)});
+  }
+
+  void end(std::string_view name) {
+    for (auto open = m_open.rbegin(); open != m_open.rend(); ++open) {
+      if (open->name == name) {
+        auto below = std::next(open).base();
+        while (m_open.end() - below > 1) {
+          close_top();
+        }
+        m_open.pop_back();
+        return;
+      }
+      if (!has_token(k_formatting_names, open->name) && !is_implicitly_closed(open->name)) {
+        break;
+      }
+    }
+    // An end tag with nothing open to match ends a reopened formatting element, if any.
+    for (auto reopened = m_reopened.begin(); reopened != m_reopened.end(); ++reopened) {
+      if (reopened->first.name == name) {
+        if (--reopened->second == 0) {
+          m_reopened.erase(reopened);
+        }
+        --m_reopened_total;
+        return;
+      }
+    }
+  }
+
+private:
+  struct Element {
+    std::string name;
+    std::string key; // the start tag's text, attributes included
+    bool operator<(const Element& other) const { return key < other.key; }
+  };
+
+  static bool is_implicitly_closed(std::string_view name) {
+    return std::any_of(k_implicit_closes.begin(), k_implicit_closes.end(),
+                       [name](const ImplicitClose& close) { return close.name == name; });
+  }
+
+  void close_top() {
+    Element& top = m_open.back();
+    if (has_token(k_formatting_names, top.name)) {
+      int& copies = m_reopened[top];
+      if (copies < k_max_reopened_copies) {
+        ++copies;
+        ++m_reopened_total;
+      }
+    }
+    m_open.pop_back();
+  }
+
+  std::vector<Element> m_open;
+  std::map<Element, int> m_reopened;
+  std::size_t m_reopened_total = 0;
+};
+
+} // namespace
+
+std::size_t nesting_cut(std::string_view html) {
+  constexpr std::size_t k_max_name_length = 32;
+  constexpr std::size_t k_max_key_length = 256;
+  auto is_alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  OpenElementCounter counter;
+  for (std::size_t i = html.find('<'); i != std::string_view::npos; i = html.find('<', i)) {
+    std::size_t start = i++;
+    bool closing = i < html.size() && html[i] == '/';
+    i += closing ? 1 : 0;
+    if (i >= html.size() || !is_alpha(html[i])) {
+      continue;
+    }
+    std::size_t name_end = std::min(html.find_first_of(" \t\n\r\f/>", i), html.size());
+    std::string name = lower_ascii(html.substr(i, std::min(name_end - i, k_max_name_length)));
+    if (closing) {
+      counter.end(name);
+      continue;
+    }
+    std::size_t tag_end = std::min(html.find('>', i), html.size());
+    std::string key = lower_ascii(html.substr(start, std::min(tag_end - start, k_max_key_length)));
+    counter.start(std::move(name), std::move(key));
+    if (counter.count() > k_max_open_tags) {
+      return start;
+    }
+  }
+  return std::string_view::npos;
+}
+
+Document parse(std::string_view html) {
+  if (html.size() > k_max_input_bytes) {
+    html = html.substr(0, k_max_input_bytes);
+    // Back off over continuation bytes so the cut does not split a UTF-8 sequence.
+    while (!html.empty() && (static_cast<unsigned char>(html.back()) & 0xC0) == 0x80) {
+      html.remove_suffix(1);
+    }
+    if (!html.empty() && static_cast<unsigned char>(html.back()) >= 0xC0) {
+      html.remove_suffix(1);
+    }
+  }
+  html = html.substr(0, nesting_cut(html));
+  GumboOptions options = kGumboDefaultOptions;
+  options.max_errors = 0; // parse errors are of no use here; do not spend memory on them
+  Document document(gumbo_parse_with_options(&options, html.data(), html.size()));
+  if (!document) {
+    throw std::bad_alloc();
+  }
+  return document;
+}
+
+} // namespace internal
+
+namespace {
+
+using internal::AttributeKind;
+using internal::has_token;
+using internal::lower_ascii;
+using internal::TagRule;
+
+constexpr std::string_view k_ellipsis = "\u2026";
+
+template <typename Table>
+bool contains(const Table& table, GumboTag tag) {
+  return std::find(table.begin(), table.end(), tag) != table.end();
+}
+
+const TagRule* find_rule(GumboTag tag) {
+  const auto& rules = internal::k_allowed_tags;
+  auto found = std::find_if(rules.begin(), rules.end(),
+                            [tag](const TagRule& rule) { return rule.tag == tag; });
+  return found == rules.end() ? nullptr : &*found;
+}
+
+AttributeKind attribute_kind(std::string_view name) {
+  for (const auto& rule : internal::k_attribute_rules) {
+    if (rule.name == name) {
+      return rule.kind;
+    }
+  }
+  return AttributeKind::text;
+}
+
+bool is_ascii_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+std::string_view trim_ascii(std::string_view text) {
+  while (!text.empty() && is_ascii_space(text.front())) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && is_ascii_space(text.back())) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+void append_escaped(std::string& out, std::string_view text) {
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+}
+
+// True when the text contains something a parser would read as a tag, comment or doctype.
+bool has_markup(std::string_view text) {
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    char next = text[i + 1];
+    bool alpha = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z');
+    if (text[i] == '<' && (alpha || next == '/' || next == '!' || next == '?')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool is_html_element(const GumboNode* node) {
+  return (node->type == GUMBO_NODE_ELEMENT || node->type == GUMBO_NODE_TEMPLATE) &&
+         node->v.element.tag_namespace == GUMBO_NAMESPACE_HTML;
+}
+
+bool is_dropped_with_content(const GumboNode* node) {
+  if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_TEMPLATE) {
+    return false;
+  }
+  return !is_html_element(node) || contains(internal::k_dropped_with_content, node->v.element.tag);
+}
+
+// Return the text under `root`, block elements surrounded by spaces, dropped elements
+// skipped. Iterative, so nesting depth costs heap and not stack.
+std::string collect_text(const GumboNode* root) {
+  std::string text;
+  // A null entry stands for the end of a block element.
+  std::vector<const GumboNode*> stack = {root};
+  while (!stack.empty()) {
+    const GumboNode* node = stack.back();
+    stack.pop_back();
+    if (node == nullptr) {
+      text += ' ';
+      continue;
+    }
+    if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
+        node->type == GUMBO_NODE_CDATA) {
+      text += node->v.text.text;
+      continue;
+    }
+    if ((node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_TEMPLATE) ||
+        is_dropped_with_content(node)) {
+      continue;
+    }
+    if (contains(internal::k_block_tags, node->v.element.tag)) {
+      text += ' ';
+      stack.push_back(nullptr);
+    }
+    const GumboVector& children = node->v.element.children;
+    for (unsigned int i = children.length; i > 0; --i) {
+      stack.push_back(static_cast<const GumboNode*>(children.data[i - 1]));
+    }
+  }
+  return text;
+}
+
+const GumboNode* find_child(const GumboNode* parent, GumboTag tag) {
+  const GumboVector& children = parent->v.element.children;
+  for (unsigned int i = 0; i < children.length; ++i) {
+    const auto* child = static_cast<const GumboNode*>(children.data[i]);
+    if (child->type == GUMBO_NODE_ELEMENT && child->v.element.tag == tag) {
+      return child;
+    }
+  }
+  return nullptr;
+}
+
+// Resolve a URL attribute and keep it only when it is http(s), or mailto where allowed.
+std::optional<std::string> safe_url(std::string_view value, std::string_view base_url,
+                                    bool allow_mailto) {
+  // Control characters never belong in a link, and browsers skip some of them when reading
+  // a scheme; a value carrying one (or the replacement character the parser put there) goes.
+  bool has_control = std::any_of(value.begin(), value.end(), [](char c) {
+    auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && !is_ascii_space(c)) || byte == 0x7F;
+  });
+  if (has_control || value.find("\xEF\xBF\xBD") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string resolved = net::resolve(base_url, value);
+  if (auto url = net::parse_url(resolved);
+      url && (url->scheme == "http" || url->scheme == "https")) {
+    return net::to_string(*url);
+  }
+  if (allow_mailto && resolved.size() > 7 && lower_ascii(resolved.substr(0, 7)) == "mailto:") {
+    return "mailto:" + resolved.substr(7);
+  }
+  return std::nullopt;
+}
+
+bool is_small_number(std::string_view value) {
+  return !value.empty() && value.size() <= internal::k_max_number_digits &&
+         std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Writes the allowed part of a document tree as HTML.
+class Writer {
+public:
+  explicit Writer(std::string_view base_url) : m_base_url(base_url) {}
+
+  void write_children(const GumboNode* parent, std::size_t depth) {
+    const GumboVector& children = parent->v.element.children;
+    for (unsigned int i = 0; i < children.length; ++i) {
+      write_node(static_cast<const GumboNode*>(children.data[i]), depth);
+    }
+  }
+
+  std::string take() { return std::string(trim_ascii(m_out)); }
+
+private:
+  void write_node(const GumboNode* node, std::size_t depth) {
+    switch (node->type) {
+      case GUMBO_NODE_TEXT:
+      case GUMBO_NODE_WHITESPACE:
+      case GUMBO_NODE_CDATA:
+        append_escaped(m_out, node->v.text.text);
+        break;
+      case GUMBO_NODE_ELEMENT:
+      case GUMBO_NODE_TEMPLATE:
+        write_element(node, depth);
+        break;
+      default:
+        break; // comments and the document node carry nothing to show
+    }
+  }
+
+  void write_element(const GumboNode* node, std::size_t depth) {
+    if (is_dropped_with_content(node)) {
+      return;
+    }
+    if (depth >= k_max_depth) {
+      append_escaped(m_out, collect_text(node));
+      return;
+    }
+    const GumboElement& element = node->v.element;
+    const TagRule* rule = find_rule(element.tag);
+    if (rule == nullptr) {
+      write_children(node, depth + 1);
+      if (contains(internal::k_block_tags, element.tag)) {
+        m_out += '\n';
+      }
+      return;
+    }
+    if (!write_open_tag(element, *rule)) {
+      return;
+    }
+    if (!contains(internal::k_void_tags, element.tag)) {
+      write_children(node, depth + 1);
+      m_out.append("</").append(gumbo_normalized_tagname(element.tag)).append(">");
+    }
+  }
+
+  // Write the start tag with its allowed attributes; false when the element is pointless
+  // without an attribute that was refused (an image without a source).
+  bool write_open_tag(const GumboElement& element, const TagRule& rule) {
+    std::string attributes;
+    bool has_source = false;
+    for (unsigned int i = 0; i < element.attributes.length; ++i) {
+      const auto* attribute = static_cast<const GumboAttribute*>(element.attributes.data[i]);
+      std::string_view name = attribute->name;
+      if (!has_token(rule.attributes, name) && !has_token(internal::k_global_attributes, name)) {
+        continue;
+      }
+      auto value = checked_value(name, attribute->value);
+      if (!value) {
+        continue;
+      }
+      has_source = has_source || name == "src";
+      attributes.append(" ").append(name).append("=\"");
+      append_escaped(attributes, *value);
+      attributes += '"';
+    }
+    if (element.tag == GUMBO_TAG_IMG && !has_source) {
+      return false;
+    }
+    if (element.tag == GUMBO_TAG_A) {
+      attributes.append(" rel=\"").append(k_link_rel).append("\"");
+    }
+    m_out.append("<").append(gumbo_normalized_tagname(element.tag)).append(attributes).append(">");
+    return true;
+  }
+
+  std::optional<std::string> checked_value(std::string_view name, std::string_view value) const {
+    switch (attribute_kind(name)) {
+      case AttributeKind::url:
+        return safe_url(value, m_base_url, name == "href");
+      case AttributeKind::number:
+        return is_small_number(value) ? std::optional<std::string>(value) : std::nullopt;
+      case AttributeKind::text:
+        break;
+    }
+    return std::string(value);
+  }
+
+  std::string_view m_base_url;
+  std::string m_out;
+};
+
+std::string plain_text_to_html(const GumboNode* root) {
+  std::string text(trim_ascii(collect_text(root)));
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      out += "<br>";
+    } else if (c != '\r') {
+      append_escaped(out, std::string_view(&c, 1));
+    }
+  }
+  return out;
+}
+
+icu::UnicodeString collapse_whitespace(const std::string& text) {
+  icu::UnicodeString source = icu::UnicodeString::fromUTF8(text);
+  icu::UnicodeString collapsed;
+  bool pending_space = false;
+  for (int32_t i = 0; i < source.length(); i = source.moveIndex32(i, 1)) {
+    UChar32 c = source.char32At(i);
+    if (u_isUWhiteSpace(c)) {
+      pending_space = true;
+      continue;
+    }
+    if (pending_space && !collapsed.isEmpty()) {
+      collapsed.append(static_cast<UChar>(' '));
+    }
+    pending_space = false;
+    collapsed.append(c);
+  }
+  return collapsed;
+}
+
+// Return the last boundary of `kind` at or before `limit`, or 0 when there is none.
+int32_t boundary_before(const icu::UnicodeString& text, int32_t limit,
+                        icu::BreakIterator* (*create)(const icu::Locale&, UErrorCode&)) {
+  UErrorCode status = U_ZERO_ERROR;
+  std::unique_ptr<icu::BreakIterator> iterator(create(icu::Locale::getRoot(), status));
+  if (U_FAILURE(status) || !iterator) {
+    return 0;
+  }
+  iterator->setText(text);
+  if (iterator->isBoundary(limit)) {
+    return limit;
+  }
+  int32_t boundary = iterator->preceding(limit);
+  return boundary == icu::BreakIterator::DONE ? 0 : boundary;
+}
+
+} // namespace
+
+std::string sanitize(std::string_view html, std::string_view base_url) {
+  internal::Document document = internal::parse(html);
+  const GumboNode* root = document->root;
+  if (!has_markup(html)) {
+    return plain_text_to_html(root);
+  }
+  Writer writer(base_url);
+  if (const GumboNode* body = find_child(root, GUMBO_TAG_BODY)) {
+    writer.write_children(body, 0);
+  }
+  return writer.take();
+}
+
+std::string plain_text(std::string_view html, std::size_t max_chars) {
+  internal::Document document = internal::parse(html);
+  icu::UnicodeString text = collapse_whitespace(collect_text(document->root));
+  if (static_cast<std::size_t>(text.countChar32()) > max_chars) {
+    if (max_chars == 0) {
+      return {};
+    }
+    // Leave room for the ellipsis, then back off to a word boundary; a single word longer
+    // than the room is cut at a grapheme boundary instead.
+    int32_t limit = text.moveIndex32(0, static_cast<int32_t>(max_chars - 1));
+    int32_t cut = boundary_before(text, limit, &icu::BreakIterator::createWordInstance);
+    while (cut > 0 && u_isUWhiteSpace(text.char32At(cut - 1))) {
+      --cut;
+    }
+    if (cut == 0) {
+      cut = boundary_before(text, limit, &icu::BreakIterator::createCharacterInstance);
+    }
+    text.truncate(cut);
+    std::string out;
+    text.toUTF8String(out);
+    return out.append(k_ellipsis);
+  }
+  std::string out;
+  text.toUTF8String(out);
+  return out;
+}
+
+std::vector<std::string> find_feed_links(std::string_view html, std::string_view base_url) {
+  internal::Document document = internal::parse(html);
+  std::vector<std::string> links;
+  std::vector<const GumboNode*> stack = {document->root};
+  while (!stack.empty() && links.size() < k_max_feed_links) {
+    const GumboNode* node = stack.back();
+    stack.pop_back();
+    if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_TEMPLATE) {
+      continue;
+    }
+    const GumboElement& element = node->v.element;
+    for (unsigned int i = element.children.length; i > 0; --i) {
+      stack.push_back(static_cast<const GumboNode*>(element.children.data[i - 1]));
+    }
+    if (element.tag != GUMBO_TAG_LINK || !is_html_element(node)) {
+      continue;
+    }
+    const GumboAttribute* rel = gumbo_get_attribute(&element.attributes, "rel");
+    const GumboAttribute* type = gumbo_get_attribute(&element.attributes, "type");
+    const GumboAttribute* href = gumbo_get_attribute(&element.attributes, "href");
+    if (rel == nullptr || type == nullptr || href == nullptr) {
+      continue;
+    }
+    std::string rel_words = lower_ascii(rel->value);
+    std::replace_if(rel_words.begin(), rel_words.end(), is_ascii_space, ' ');
+    std::string media_type = lower_ascii(type->value);
+    std::string_view essence =
+        trim_ascii(std::string_view(media_type).substr(0, media_type.find(';')));
+    if (!has_token(rel_words, "alternate") ||
+        (essence != "application/rss+xml" && essence != "application/atom+xml")) {
+      continue;
+    }
+    auto url = net::parse_url(net::resolve(base_url, href->value));
+    if (!url || (url->scheme != "http" && url->scheme != "https")) {
+      continue;
+    }
+    std::string absolute = net::to_string(*url);
+    if (std::find(links.begin(), links.end(), absolute) == links.end()) {
+      links.push_back(std::move(absolute));
+    }
+  }
+  return links;
+}
+
+} // namespace podcrawl::html
