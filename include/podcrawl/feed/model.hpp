@@ -16,13 +16,13 @@ struct Transcript {
 struct Episode {
   std::string guid;
   std::string title;
-  std::optional<std::int64_t> published;  // Unix seconds, UTC
+  std::optional<std::int64_t> published; // Unix seconds, UTC
   std::string enclosure_url;
   std::string enclosure_type;
   std::optional<std::int64_t> enclosure_length;
   std::optional<std::int64_t> duration_seconds;
   std::string link;
-  std::string description;  // sanitized HTML
+  std::string description; // sanitized HTML
   std::optional<int> season;
   std::optional<int> episode;
   std::optional<bool> explicit_content;
@@ -35,8 +35,8 @@ struct Episode {
 struct Show {
   std::string title;
   std::string link;
-  std::string description;  // sanitized HTML
-  std::string language;     // BCP 47, e.g. "en-US"; empty when unknown
+  std::string description; // sanitized HTML
+  std::string language;    // BCP 47, e.g. "en-US"; empty when unknown
   std::string image;
   std::string author;
   std::optional<bool> explicit_content;

@@ -7,8 +7,8 @@
 namespace podcrawl::feed {
 
 struct OpmlEntry {
-  std::string url;    // xmlUrl as written (not yet normalized)
-  std::string title;  // text or title attribute; may be empty
+  std::string url;   // xmlUrl as written (not yet normalized)
+  std::string title; // text or title attribute; may be empty
 };
 
 // Read every outline with an xmlUrl, nested outlines included, in document order.

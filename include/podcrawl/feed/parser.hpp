@@ -8,15 +8,15 @@
 namespace podcrawl::feed {
 
 struct ParseOptions {
-  std::string feed_url;      // the URL the bytes came from; base for relative links
-  std::string content_type;  // the HTTP Content-Type header, for its charset; may be empty
+  std::string feed_url;     // the URL the bytes came from; base for relative links
+  std::string content_type; // the HTTP Content-Type header, for its charset; may be empty
 };
 
 enum class ParseOutcome { ok, not_a_feed, malformed };
 
 struct ParseResult {
   ParseOutcome outcome = ParseOutcome::malformed;
-  std::string error;  // one line, for humans, when outcome != ok
+  std::string error; // one line, for humans, when outcome != ok
   Show show;
 };
 

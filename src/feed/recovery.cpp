@@ -1,0 +1,188 @@
+#include <array>
+#include <cctype>
+
+#include "recovery_internal.hpp"
+#include "text_internal.hpp"
+
+namespace podcrawl::feed {
+namespace {
+
+// How far into a document its XML declaration is looked for.
+constexpr std::size_t k_max_junk_bytes = 1024;
+// Longest reference name or number considered between '&' and ';'.
+constexpr std::size_t k_max_reference_length = 32;
+
+constexpr std::string_view k_utf8_declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+constexpr std::array<std::string_view, 5> k_xml_entities = {"amp", "lt", "gt", "quot", "apos"};
+
+bool is_ascii_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool is_ascii_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+bool is_hex_digit(char c) {
+  return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+bool is_xml_char(std::uint32_t code) {
+  return code == 0x9 || code == 0xa || code == 0xd || (code >= 0x20 && code <= 0xd7ff) ||
+         (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+}
+
+// A numeric reference body ("#233", "#xE9") that names a character XML allows.
+bool is_valid_numeric_reference(std::string_view body) {
+  bool hex = body.size() > 1 && (body[1] == 'x' || body[1] == 'X');
+  std::string_view digits = body.substr(hex ? 2 : 1);
+  if (digits.empty() || digits.size() > 8) {
+    return false;
+  }
+  std::uint32_t code = 0;
+  for (char c : digits) {
+    if (hex ? !is_hex_digit(c) : !is_ascii_digit(c)) {
+      return false;
+    }
+    code = code * (hex ? 16 : 10) +
+           static_cast<std::uint32_t>(is_ascii_digit(c) ? c - '0' : (std::tolower(c) - 'a' + 10));
+  }
+  return is_xml_char(code);
+}
+
+// The replacement for the reference starting at document[at] == '&', and how many bytes of
+// the input it consumes.
+std::pair<std::string, std::size_t> repair_reference(std::string_view document, std::size_t at) {
+  std::string_view rest = document.substr(at + 1, k_max_reference_length + 1);
+  std::size_t semicolon = rest.find(';');
+  if (semicolon != std::string_view::npos && semicolon > 0) {
+    std::string_view body = rest.substr(0, semicolon);
+    if (body.front() == '#') {
+      if (is_valid_numeric_reference(body)) {
+        return {std::string("&").append(body).append(";"), semicolon + 2};
+      }
+    } else if (is_ascii_alpha(body.front()) &&
+               body.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789") == std::string_view::npos) {
+      for (std::string_view known : k_xml_entities) {
+        if (body == known) {
+          return {std::string("&").append(body).append(";"), semicolon + 2};
+        }
+      }
+      if (auto code = html_entity(body)) {
+        return {"&#" + std::to_string(static_cast<std::uint32_t>(*code)) + ";", semicolon + 2};
+      }
+    }
+  }
+  return {"&amp;", 1};
+}
+
+// Length of the markup section (comment, CDATA) starting at `at`, or 0 when none starts there.
+std::size_t verbatim_section_length(std::string_view document, std::size_t at) {
+  struct Section {
+    std::string_view open;
+    std::string_view close;
+  };
+  constexpr std::array<Section, 2> k_sections = {{{"<!--", "-->"}, {"<![CDATA[", "]]>"}}};
+  std::string_view rest = document.substr(at);
+  for (const Section& section : k_sections) {
+    if (rest.starts_with(section.open)) {
+      std::size_t end = rest.find(section.close, section.open.size());
+      return end == std::string_view::npos ? rest.size() : end + section.close.size();
+    }
+  }
+  return 0;
+}
+
+// Position just past the declaration starting at `at` ("<!DOCTYPE ...>"), skipping quoted
+// literals and the bracketed internal subset.
+std::size_t end_of_doctype(std::string_view document, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = at; i < document.size(); ++i) {
+    char c = document[i];
+    if (c == '"' || c == '\'') {
+      std::size_t close = document.find(c, i + 1);
+      if (close == std::string_view::npos) {
+        return document.size();
+      }
+      i = close;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      --depth;
+    } else if (c == '>' && depth <= 0) {
+      return i + 1;
+    }
+  }
+  return document.size();
+}
+
+} // namespace
+
+std::string skip_leading_junk(std::string_view document) {
+  std::size_t declaration = document.substr(0, k_max_junk_bytes).find("<?xml");
+  if (declaration != std::string_view::npos) {
+    std::size_t end = document.find("?>", declaration);
+    std::string_view body =
+        end == std::string_view::npos ? std::string_view() : document.substr(end + 2);
+    return std::string(k_utf8_declaration).append(body);
+  }
+  std::size_t first_tag = document.find('<');
+  if (first_tag == std::string_view::npos) {
+    return std::string(trim(document));
+  }
+  return std::string(k_utf8_declaration).append(document.substr(first_tag));
+}
+
+std::string strip_doctype(std::string_view document) {
+  std::size_t at = 0;
+  while (at < document.size()) {
+    at = document.find('<', at);
+    if (at == std::string_view::npos) {
+      break;
+    }
+    std::string_view rest = document.substr(at);
+    if (rest.starts_with("<?")) {
+      std::size_t end = document.find("?>", at);
+      at = end == std::string_view::npos ? document.size() : end + 2;
+    } else if (rest.starts_with("<!--")) {
+      at += verbatim_section_length(document, at);
+    } else if (rest.size() >= 9 && iequals(rest.substr(0, 9), "<!doctype")) {
+      std::size_t end = end_of_doctype(document, at);
+      return std::string(document.substr(0, at)).append(document.substr(end));
+    } else {
+      break; // the root element: the prolog is over
+    }
+  }
+  return std::string(document);
+}
+
+std::string repair_entities(std::string_view document) {
+  std::string out;
+  out.reserve(document.size() + document.size() / 64);
+  std::size_t at = 0;
+  while (at < document.size()) {
+    char c = document[at];
+    if (c == '<') {
+      if (std::size_t length = verbatim_section_length(document, at)) {
+        out.append(document.substr(at, length));
+        at += length;
+        continue;
+      }
+    } else if (c == '&') {
+      auto [replacement, consumed] = repair_reference(document, at);
+      out += replacement;
+      at += consumed;
+      continue;
+    }
+    out.push_back(c);
+    ++at;
+  }
+  return out;
+}
+
+std::string repair_markup(std::string_view document) {
+  return repair_entities(strip_doctype(skip_leading_junk(document)));
+}
+
+} // namespace podcrawl::feed

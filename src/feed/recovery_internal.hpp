@@ -1,0 +1,29 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace podcrawl::feed {
+
+// Return the code point of an HTML named character reference that XML does not predefine
+// ("eacute" -> U+00E9); nullopt for names outside the table. Names are case-sensitive.
+std::optional<char32_t> html_entity(std::string_view name);
+
+// Return the UTF-8 document with anything before its XML declaration (or first tag when there
+// is none) dropped and the declaration rewritten to say UTF-8.
+std::string skip_leading_junk(std::string_view document);
+
+// Return the document without its DOCTYPE declaration, internal subset included, so that no
+// entity of the document's own is ever defined, let alone expanded or loaded.
+std::string strip_doctype(std::string_view document);
+
+// Return the document with HTML named references turned into numeric ones and every '&'
+// that does not start a valid reference escaped as "&amp;". Comments and CDATA sections are
+// left alone.
+std::string repair_entities(std::string_view document);
+
+// Apply skip_leading_junk, strip_doctype and repair_entities in order.
+std::string repair_markup(std::string_view document);
+
+} // namespace podcrawl::feed

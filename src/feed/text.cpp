@@ -1,0 +1,148 @@
+#include <unicode/normalizer2.h>
+#include <unicode/unistr.h>
+
+#include "text_internal.hpp"
+
+namespace podcrawl::feed {
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// C0 and C1 controls and DEL; tab and line breaks are decided by the caller.
+bool is_control(UChar32 c) {
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
+// NFC form of the text with control characters dropped (tab and line breaks kept when
+// keep_breaks, else turned into spaces). Invalid UTF-8 becomes U+FFFD.
+std::string normalize(std::string_view text, bool keep_breaks) {
+  icu::UnicodeString source = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  icu::UnicodeString kept;
+  for (int32_t i = 0; i < source.length();) {
+    UChar32 c = source.char32At(i);
+    i += U16_LENGTH(c);
+    if (c == '\t' || c == '\n' || c == '\r') {
+      kept.append(keep_breaks ? c : UChar32{' '});
+    } else if (!is_control(c) && c != 0xfffe && c != 0xffff) {
+      kept.append(c);
+    }
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  std::string out;
+  if (U_SUCCESS(status)) {
+    icu::UnicodeString normalized = nfc->normalize(kept, status);
+    if (U_SUCCESS(status)) {
+      normalized.toUTF8String(out);
+      return out;
+    }
+  }
+  kept.toUTF8String(out);
+  return out;
+}
+
+} // namespace
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && is_space(text.back())) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
+bool iequals(std::string_view left, std::string_view right) {
+  return left.size() == right.size() && ascii_lower(left) == ascii_lower(right);
+}
+
+bool is_valid_utf8(std::string_view bytes) {
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    auto lead = static_cast<unsigned char>(bytes[i]);
+    std::size_t length = 0;
+    std::uint32_t code = 0;
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    } else if (lead >= 0xc2 && lead <= 0xdf) {
+      length = 2;
+      code = lead & 0x1fu;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      code = lead & 0x0fu;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      code = lead & 0x07u;
+    } else {
+      return false;
+    }
+    if (i + length > bytes.size()) {
+      return false;
+    }
+    for (std::size_t k = 1; k < length; ++k) {
+      auto next = static_cast<unsigned char>(bytes[i + k]);
+      if ((next & 0xc0u) != 0x80u) {
+        return false;
+      }
+      code = (code << 6) | (next & 0x3fu);
+    }
+    bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
+    if (overlong || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+std::string_view cut_utf8(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) {
+    return text;
+  }
+  std::size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0u) == 0x80u) {
+    --end;
+  }
+  return text.substr(0, end);
+}
+
+std::string clean_line(std::string_view text) {
+  std::string normalized = normalize(cut_utf8(text, 4 * k_max_line_bytes), false);
+  std::string out;
+  out.reserve(normalized.size());
+  bool pending_space = false;
+  for (char c : normalized) {
+    if (is_space(c)) {
+      pending_space = !out.empty();
+      continue;
+    }
+    if (pending_space) {
+      out.push_back(' ');
+      pending_space = false;
+    }
+    out.push_back(c);
+  }
+  return std::string(cut_utf8(out, k_max_line_bytes));
+}
+
+std::string clean_block(std::string_view text) {
+  std::string normalized = normalize(cut_utf8(trim(text), k_max_markup_bytes), true);
+  return std::string(trim(normalized));
+}
+
+} // namespace podcrawl::feed

@@ -1,0 +1,107 @@
+#include "podcrawl/feed/json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace podcrawl::feed {
+namespace {
+
+std::set<std::string> keys_of(const nlohmann::json& object) {
+  std::set<std::string> keys;
+  for (const auto& item : object.items()) {
+    keys.insert(item.key());
+  }
+  return keys;
+}
+
+const std::set<std::string> k_show_keys = {
+    "title",    "link",       "description",  "language",     "image",    "author",
+    "explicit", "categories", "podcast_guid", "new_feed_url", "feed_url", "episodes"};
+const std::set<std::string> k_episode_keys = {"guid",
+                                              "title",
+                                              "published",
+                                              "enclosure_url",
+                                              "enclosure_type",
+                                              "enclosure_length",
+                                              "duration_seconds",
+                                              "link",
+                                              "description",
+                                              "season",
+                                              "episode",
+                                              "explicit",
+                                              "image",
+                                              "transcripts",
+                                              "chapters_url"};
+
+TEST(ToJson, EmitsExactlyTheSpecKeysWithNullForAbsentValues) {
+  Show show;
+  show.episodes.push_back(Episode{});
+  nlohmann::json json = to_json(show);
+  EXPECT_EQ(keys_of(json), k_show_keys);
+  EXPECT_TRUE(json["title"].is_null());
+  EXPECT_TRUE(json["explicit"].is_null());
+  EXPECT_TRUE(json["language"].is_null());
+  EXPECT_EQ(json["categories"], nlohmann::json::array());
+  ASSERT_EQ(json["episodes"].size(), 1u);
+  const nlohmann::json& episode = json["episodes"][0];
+  EXPECT_EQ(keys_of(episode), k_episode_keys);
+  EXPECT_TRUE(episode["published"].is_null());
+  EXPECT_TRUE(episode["enclosure_length"].is_null());
+  EXPECT_TRUE(episode["season"].is_null());
+  EXPECT_EQ(episode["transcripts"], nlohmann::json::array());
+}
+
+TEST(ToJson, EmitsPresentValuesWithTheirJsonTypes) {
+  Show show;
+  show.title = "T";
+  show.language = "ar";
+  show.explicit_content = false;
+  show.categories = {"Technology", "News"};
+  show.feed_url = "https://example.com/feed";
+  Episode episode;
+  episode.guid = "g";
+  episode.published = 1749528000;
+  episode.enclosure_length = 123;
+  episode.duration_seconds = 1968;
+  episode.season = 1;
+  episode.episode = 7;
+  episode.explicit_content = true;
+  episode.transcripts = {{"https://example.com/t.vtt", "text/vtt"}};
+  show.episodes = {episode};
+  nlohmann::json json = to_json(show);
+  EXPECT_EQ(json["title"], "T");
+  EXPECT_EQ(json["language"], "ar");
+  EXPECT_EQ(json["explicit"], false);
+  EXPECT_EQ(json["categories"], nlohmann::json({"Technology", "News"}));
+  EXPECT_EQ(json["feed_url"], "https://example.com/feed");
+  const nlohmann::json& out = json["episodes"][0];
+  EXPECT_EQ(out["guid"], "g");
+  EXPECT_EQ(out["published"], 1749528000);
+  EXPECT_EQ(out["enclosure_length"], 123);
+  EXPECT_EQ(out["duration_seconds"], 1968);
+  EXPECT_EQ(out["season"], 1);
+  EXPECT_EQ(out["episode"], 7);
+  EXPECT_EQ(out["explicit"], true);
+  ASSERT_EQ(out["transcripts"].size(), 1u);
+  EXPECT_EQ(out["transcripts"][0]["url"], "https://example.com/t.vtt");
+  EXPECT_EQ(out["transcripts"][0]["type"], "text/vtt");
+}
+
+TEST(ToJson, KeepsEpisodesInOrder) {
+  Show show;
+  for (const char* title : {"c", "a", "b"}) {
+    Episode episode;
+    episode.title = title;
+    show.episodes.push_back(episode);
+  }
+  nlohmann::json json = to_json(show);
+  ASSERT_EQ(json["episodes"].size(), 3u);
+  EXPECT_EQ(json["episodes"][0]["title"], "c");
+  EXPECT_EQ(json["episodes"][1]["title"], "a");
+  EXPECT_EQ(json["episodes"][2]["title"], "b");
+}
+
+} // namespace
+} // namespace podcrawl::feed

@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "encoding_internal.hpp"
+#include "recovery_internal.hpp"
+
+namespace podcrawl::feed {
+namespace {
+
+struct RepairCase {
+  std::string_view input;
+  std::string_view expected;
+};
+
+constexpr RepairCase k_entity_repairs[] = {
+    {"a &amp; b", "a &amp; b"},
+    {"a & b", "a &amp; b"},
+    {"R&D", "R&amp;D"},
+    {"&eacute;", "&#233;"},
+    {"&nbsp;&mdash;&hellip;", "&#160;&#8212;&#8230;"},
+    {"&Eacute;", "&#201;"},
+    {"&#233; &#xE9;", "&#233; &#xE9;"},
+    {"&#0;", "&amp;#0;"},
+    {"&#xD800;", "&amp;#xD800;"},
+    {"&bogus;", "&amp;bogus;"},
+    {"&nbsp", "&amp;nbsp"},
+    {"<a href=\"?x=1&y=2\">", "<a href=\"?x=1&amp;y=2\">"},
+    {"<![CDATA[a & b &nbsp;]]>", "<![CDATA[a & b &nbsp;]]>"},
+    {"<!-- a & b -->", "<!-- a & b -->"},
+    {"&lt;&gt;&quot;&apos;", "&lt;&gt;&quot;&apos;"},
+};
+
+TEST(RepairEntities, RewritesHtmlReferencesAndEscapesBareAmpersands) {
+  for (const RepairCase& row : k_entity_repairs) {
+    SCOPED_TRACE(std::string(row.input));
+    EXPECT_EQ(repair_entities(row.input), row.expected);
+  }
+}
+
+TEST(StripDoctype, RemovesTheDeclarationAndItsInternalSubset) {
+  std::string stripped = strip_doctype(
+      "<?xml version=\"1.0\"?><!-- c --><!DOCTYPE rss [<!ENTITY x \"]>\"> <!ENTITY y 'a>'>]>"
+      "<rss/>");
+  EXPECT_EQ(stripped, "<?xml version=\"1.0\"?><!-- c --><rss/>");
+}
+
+TEST(StripDoctype, LeavesDocumentsWithoutDoctypeAlone) {
+  EXPECT_EQ(strip_doctype("<rss><![CDATA[<!DOCTYPE x>]]></rss>"),
+            "<rss><![CDATA[<!DOCTYPE x>]]></rss>");
+}
+
+TEST(SkipLeadingJunk, RewritesTheDeclarationToUtf8) {
+  std::string document = skip_leading_junk("  junk<?xml version='1.0' encoding='latin1'?><rss/>");
+  EXPECT_EQ(document, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss/>");
+  EXPECT_EQ(skip_leading_junk("\n\n<rss/>"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss/>");
+}
+
+TEST(HtmlEntity, KnowsLatin1AndTypographicNames) {
+  EXPECT_EQ(html_entity("nbsp"), U'\u00a0');
+  EXPECT_EQ(html_entity("yuml"), U'\u00ff');
+  EXPECT_EQ(html_entity("rsquo"), U'\u2019');
+  EXPECT_EQ(html_entity("euro"), U'\u20ac');
+  EXPECT_EQ(html_entity("amp"), std::nullopt); // XML's own
+  EXPECT_EQ(html_entity("NBSP"), std::nullopt);
+}
+
+TEST(CharsetFromContentType, ReadsTheCharsetParameter) {
+  EXPECT_EQ(charset_from_content_type("text/xml; charset=Windows-1256"), "windows-1256");
+  EXPECT_EQ(charset_from_content_type("application/rss+xml;charset=\"utf-8\"; x=y"), "utf-8");
+  EXPECT_EQ(charset_from_content_type("application/rss+xml"), "");
+  EXPECT_EQ(charset_from_content_type(""), "");
+}
+
+TEST(DeclaredEncoding, ReadsTheXmlDeclaration) {
+  EXPECT_EQ(declared_encoding("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss/>"),
+            "iso-8859-1");
+  EXPECT_EQ(declared_encoding("\xef\xbb\xbf<?xml version='1.0' encoding='utf-8' ?>"), "utf-8");
+  EXPECT_EQ(declared_encoding("<?xml version=\"1.0\"?><rss encoding=\"x\"/>"), "");
+  EXPECT_EQ(declared_encoding("<rss/>"), "");
+}
+
+TEST(DecodeDocument, ReadsLatin1DeclaredAsIso88591) {
+  EXPECT_EQ(decode_document("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><t>caf\xe9</t>", ""),
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><t>caf\xc3\xa9</t>");
+}
+
+TEST(DecodeDocument, PrefersTheDeclarationOverTheContentType) {
+  EXPECT_EQ(decode_document("<?xml version=\"1.0\" encoding=\"windows-1252\"?><t>\x93</t>",
+                            "text/xml; charset=utf-8"),
+            "<?xml version=\"1.0\" encoding=\"windows-1252\"?><t>\xe2\x80\x9c</t>");
+}
+
+TEST(DecodeDocument, KeepsValidUtf8WithoutAnyLabel) {
+  std::string utf8 = "<t>\xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7</t>";
+  EXPECT_EQ(decode_document(utf8, ""), utf8);
+}
+
+TEST(DecodeDocument, DetectsAnUnlabelledLegacyCharset) {
+  // Invalid as UTF-8 and unlabelled: the detector decides, and the result is valid UTF-8.
+  std::string latin1 =
+      "<rss><channel><title>Not\xed"
+      "cias do Brasil e do mundo: pol\xedtica, economia, "
+      "educa\xe7\xe3o, sa\xfa"
+      "de e tecnologia. Informa\xe7\xe3o \xe9 tudo.</title></channel></rss>";
+  std::string decoded = decode_document(latin1, "");
+  EXPECT_NE(decoded.find("Not\xc3\xad"
+                         "cias"),
+            std::string::npos);
+  EXPECT_NE(decoded.find("educa\xc3\xa7\xc3\xa3o"), std::string::npos);
+}
+
+} // namespace
+} // namespace podcrawl::feed
