@@ -53,11 +53,12 @@ public:
   std::optional<FeedRecord> find_feed(const std::string& url);
 
   // ---- crawling ----
-  // Claim up to limit feeds that are due at `now` (every non-gone, non-removed feed with
-  // all=true), skipping feeds another crawler holds: each claimed feed is leased until
-  // now + lease_seconds, so concurrent crawls never fetch one feed twice.
+  // Claim up to limit active or failing feeds, skipping feeds another crawler holds: each
+  // claimed feed is leased until now + lease_seconds, so concurrent crawls never fetch one feed
+  // twice. Without all, the feeds due at `now`, most overdue first; with all, every feed with
+  // an id above after_id, in id order (pass the last id claimed to walk the whole list once).
   std::vector<FeedRecord> claim_due_feeds(int limit, bool all, std::int64_t now,
-                                          std::int64_t lease_seconds);
+                                          std::int64_t lease_seconds, std::int64_t after_id = 0);
   // 304: only the schedule changes.
   void record_not_modified(std::int64_t feed_id, std::int64_t now, std::int64_t next_fetch_at);
   // Store the parsed show (upsert show, insert new episodes, update changed ones, mark those

@@ -23,10 +23,10 @@ struct FeedRecord {
   FeedStatus status = FeedStatus::active;
   std::optional<std::int64_t> last_fetch_at;
   std::optional<std::int64_t> next_fetch_at;
-  std::optional<int> last_status;  // HTTP status of the last fetch
+  std::optional<int> last_status; // HTTP status of the last fetch
   std::string last_error;
-  int failures = 0;  // consecutive
-  std::string show_slug;  // empty until the feed first parsed
+  int failures = 0;      // consecutive
+  std::string show_slug; // empty until the feed first parsed
   std::string etag;
   std::string last_modified;
 };
@@ -35,18 +35,18 @@ struct FeedRecord {
 struct StoredShow {
   std::string slug;
   std::string feed_url;
-  bool active = true;             // false once its feed was removed or gone
-  std::int64_t added_at = 0;      // first stored, Unix seconds
-  std::int64_t updated_at = 0;    // last changed
-  feed::Show show;                // episodes newest first, only those the feed still carries
-  std::vector<std::string> episode_slugs;  // parallel to show.episodes; unique within the show
+  bool active = true;          // false once its feed was removed or gone
+  std::int64_t added_at = 0;   // first stored, Unix seconds
+  std::int64_t updated_at = 0; // last changed
+  feed::Show show;             // episodes newest first, only those the feed still carries
+  std::vector<std::string> episode_slugs; // parallel to show.episodes; unique within the show
 };
 
 struct SearchHit {
   std::string show_slug;
   std::string show_title;
-  std::string episode_slug;   // empty for a show hit
-  std::string episode_title;  // empty for a show hit
+  std::string episode_slug;  // empty for a show hit
+  std::string episode_title; // empty for a show hit
   std::string language;
   double rank = 0;
 };
@@ -64,8 +64,8 @@ struct Stats {
   std::int64_t feeds_total = 0, feeds_active = 0, feeds_failing = 0, feeds_gone = 0,
                feeds_removed = 0;
   std::int64_t shows = 0;
-  std::int64_t episodes = 0;          // episodes their feeds still carry
-  std::int64_t removed_episodes = 0;  // kept after they vanished from their feed
+  std::int64_t episodes = 0;         // episodes their feeds still carry
+  std::int64_t removed_episodes = 0; // kept after they vanished from their feed
   std::optional<CrawlRunStats> last_crawl;
 };
 

@@ -1,0 +1,231 @@
+#include <string>
+#include <vector>
+
+#include "podcrawl/core/error.hpp"
+#include "store_internal.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+// The columns feed_from_row reads, from `feeds f LEFT JOIN shows s`.
+const std::string k_feed_columns =
+    "f.id, f.url, f.status,"
+    " extract(epoch FROM f.last_fetch_at)::bigint, extract(epoch FROM f.next_fetch_at)::bigint,"
+    " f.last_status, f.last_error, f.failures, coalesce(s.slug, ''), f.etag, f.last_modified";
+
+FeedRecord feed_from_row(const pqxx::row& row) {
+  FeedRecord feed;
+  feed.id = row[0].as<std::int64_t>();
+  feed.url = row[1].as<std::string>();
+  feed.status = parse_feed_status(row[2].as<std::string>()).value_or(FeedStatus::active);
+  feed.last_fetch_at = nullable<std::int64_t>(row[3]);
+  feed.next_fetch_at = nullable<std::int64_t>(row[4]);
+  feed.last_status = nullable<int>(row[5]);
+  feed.last_error = row[6].as<std::string>();
+  feed.failures = row[7].as<int>();
+  feed.show_slug = row[8].as<std::string>();
+  feed.etag = row[9].as<std::string>();
+  feed.last_modified = row[10].as<std::string>();
+  return feed;
+}
+
+std::vector<FeedRecord> feeds_from_result(const pqxx::result& result) {
+  std::vector<FeedRecord> feeds;
+  feeds.reserve(result.size());
+  for (const auto& row : result) {
+    feeds.push_back(feed_from_row(row));
+  }
+  return feeds;
+}
+
+} // namespace
+
+AddOutcome Database::add_feed(const std::string& url, std::int64_t now) {
+  return guarded(m_impl->redacted_url, "add feed", [&] {
+    pqxx::work txn(m_impl->connection);
+    const auto inserted = txn.exec_params(
+        "INSERT INTO feeds (url, added_at) VALUES ($1, to_timestamp($2::bigint))"
+        " ON CONFLICT (url) DO NOTHING RETURNING id",
+        url, now);
+    AddOutcome outcome = AddOutcome::added;
+    if (inserted.empty()) {
+      const auto revived = txn.exec_params(
+          "UPDATE feeds SET status = 'active', failures = 0, last_error = '',"
+          " next_fetch_at = NULL, lease_until = NULL"
+          " WHERE url = $1 AND status = 'removed' RETURNING id",
+          url);
+      outcome = revived.empty() ? AddOutcome::exists : AddOutcome::added;
+    }
+    txn.commit();
+    return outcome;
+  });
+}
+
+bool Database::remove_feed(const std::string& url) {
+  return guarded(m_impl->redacted_url, "remove feed", [&] {
+    pqxx::work txn(m_impl->connection);
+    const auto removed = txn.exec_params(
+        "UPDATE feeds SET status = 'removed', lease_until = NULL"
+        " WHERE url = $1 AND status <> 'removed' RETURNING id",
+        url);
+    if (removed.empty()) {
+      return false;
+    }
+    txn.exec_params("UPDATE shows SET active = false WHERE feed_id = $1",
+                    removed[0][0].as<std::int64_t>());
+    txn.commit();
+    return true;
+  });
+}
+
+std::vector<FeedRecord> Database::list_feeds(std::optional<FeedStatus> status) {
+  std::optional<std::string> status_name;
+  if (status) {
+    status_name = to_string(*status);
+  }
+  return guarded(m_impl->redacted_url, "list feeds", [&] {
+    pqxx::work txn(m_impl->connection);
+    const auto result = txn.exec_params(
+        "SELECT " + k_feed_columns +
+            " FROM feeds f LEFT JOIN shows s ON s.id = f.show_id"
+            " WHERE ($1::text IS NULL AND f.status <> 'removed') OR f.status = $1::text"
+            " ORDER BY f.url",
+        status_name);
+    txn.commit();
+    return feeds_from_result(result);
+  });
+}
+
+std::optional<FeedRecord> Database::find_feed(const std::string& url) {
+  return guarded(m_impl->redacted_url, "find feed", [&]() -> std::optional<FeedRecord> {
+    pqxx::work txn(m_impl->connection);
+    const auto result = txn.exec_params("SELECT " + k_feed_columns +
+                                            " FROM feeds f LEFT JOIN shows s ON s.id = f.show_id"
+                                            " WHERE f.url = $1",
+                                        url);
+    txn.commit();
+    if (result.empty()) {
+      return std::nullopt;
+    }
+    return feed_from_row(result[0]);
+  });
+}
+
+std::vector<FeedRecord> Database::claim_due_feeds(int limit, bool all, std::int64_t now,
+                                                  std::int64_t lease_seconds,
+                                                  std::int64_t after_id) {
+  if (limit <= 0) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "claim due feeds", [&] {
+    pqxx::work txn(m_impl->connection);
+    // SKIP LOCKED passes over feeds another crawler is claiming right now; the lease keeps
+    // them away from crawlers that come after its commit. With all, the caller walks the list
+    // by id, so a run reaches every feed exactly once whatever it fetches meanwhile.
+    const auto result = txn.exec_params(
+        "WITH due AS ("
+        "  SELECT id FROM feeds"
+        "  WHERE status IN ('active', 'failing')"
+        "    AND (CASE WHEN $2::boolean THEN id > $5::bigint"
+        "         ELSE next_fetch_at IS NULL OR next_fetch_at <= to_timestamp($3::bigint) END)"
+        "    AND (lease_until IS NULL OR lease_until < to_timestamp($3::bigint))"
+        "  ORDER BY CASE WHEN $2::boolean THEN NULL ELSE next_fetch_at END NULLS FIRST, id"
+        "  LIMIT $1::integer"
+        "  FOR UPDATE SKIP LOCKED"
+        "), claimed AS ("
+        "  UPDATE feeds f SET lease_until = to_timestamp($3::bigint + $4::bigint)"
+        "  FROM due WHERE f.id = due.id RETURNING f.*"
+        ") SELECT " +
+            k_feed_columns +
+            " FROM claimed f LEFT JOIN shows s ON s.id = f.show_id"
+            " ORDER BY CASE WHEN $2::boolean THEN NULL ELSE f.next_fetch_at END NULLS FIRST, f.id",
+        limit, all, now, lease_seconds, after_id);
+    txn.commit();
+    return feeds_from_result(result);
+  });
+}
+
+void Database::record_not_modified(std::int64_t feed_id, std::int64_t now,
+                                   std::int64_t next_fetch_at) {
+  guarded(m_impl->redacted_url, "record not modified", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE feeds SET last_fetch_at = to_timestamp($2::bigint),"
+        " next_fetch_at = to_timestamp($3::bigint), lease_until = NULL, last_status = 304,"
+        " status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
+        " failures = 0, last_error = ''"
+        " WHERE id = $1",
+        feed_id, now, next_fetch_at);
+    txn.exec_params(
+        "INSERT INTO fetches (feed_id, fetched_at, outcome, http_status)"
+        " VALUES ($1, to_timestamp($2::bigint), 'not_modified', 304)",
+        feed_id, now);
+    txn.commit();
+  });
+}
+
+void Database::record_failure(std::int64_t feed_id, std::optional<int> http_status,
+                              const std::string& error, bool gone, std::int64_t now,
+                              std::int64_t next_fetch_at) {
+  const std::string message = bounded_text(error, k_max_error_bytes);
+  guarded(m_impl->redacted_url, "record failure", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE feeds SET failures = failures + 1,"
+        " status = CASE WHEN status = 'removed' THEN status"
+        "               WHEN $5::boolean THEN 'gone' ELSE 'failing' END,"
+        " last_status = $2::integer, last_error = $3, last_fetch_at = to_timestamp($4::bigint),"
+        " next_fetch_at = to_timestamp($6::bigint), lease_until = NULL"
+        " WHERE id = $1",
+        feed_id, http_status, message, now, gone, next_fetch_at);
+    if (gone) {
+      txn.exec_params("UPDATE shows SET active = false WHERE feed_id = $1", feed_id);
+    }
+    txn.exec_params(
+        "INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, error)"
+        " VALUES ($1, to_timestamp($2::bigint), $3, $4::integer, $5)",
+        feed_id, now, gone ? "gone" : "failed", http_status, message);
+    txn.commit();
+  });
+}
+
+bool Database::move_feed(std::int64_t feed_id, const std::string& new_url) {
+  return guarded(m_impl->redacted_url, "move feed", [&] {
+    pqxx::work txn(m_impl->connection);
+    try {
+      const auto moved = txn.exec_params(
+          "UPDATE feeds SET url = $2 WHERE id = $1"
+          " AND NOT EXISTS (SELECT 1 FROM feeds WHERE url = $2 AND id <> $1) RETURNING id",
+          feed_id, new_url);
+      txn.commit();
+      return !moved.empty();
+    } catch (const pqxx::unique_violation&) {
+      // Another crawler listed the URL between the check and the update.
+      return false;
+    }
+  });
+}
+
+std::int64_t Database::begin_crawl_run(std::int64_t now) {
+  return guarded(m_impl->redacted_url, "begin crawl run", [&] {
+    pqxx::work txn(m_impl->connection);
+    const auto row = txn.exec_params1(
+        "INSERT INTO crawl_runs (started_at) VALUES (to_timestamp($1::bigint)) RETURNING id", now);
+    txn.commit();
+    return row[0].as<std::int64_t>();
+  });
+}
+
+void Database::finish_crawl_run(std::int64_t run_id, const CrawlRunStats& totals) {
+  guarded(m_impl->redacted_url, "finish crawl run", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE crawl_runs SET finished_at = coalesce(to_timestamp($2::bigint), now()),"
+        " fetched = $3, not_modified = $4, failed = $5, new_episodes = $6 WHERE id = $1",
+        run_id, totals.finished_at, totals.fetched, totals.not_modified, totals.failed,
+        totals.new_episodes);
+    txn.commit();
+  });
+}
+
+} // namespace podcrawl::store

@@ -1,0 +1,89 @@
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "podcrawl/core/error.hpp"
+#include "store_internal.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+// Key of the advisory lock that serializes concurrent migrators ("podcrawl" in ASCII).
+constexpr std::int64_t k_migration_lock = 0x706f646372617771;
+
+// Migration files in the order they apply: NNNN_name.sql, sorted by name.
+std::vector<std::filesystem::path> migration_files(const std::filesystem::path& sql_dir) {
+  static const std::regex k_name(R"(^[0-9]{4}_[A-Za-z0-9_]+\.sql$)");
+  std::error_code error;
+  std::filesystem::directory_iterator entries(sql_dir, error);
+  if (error) {
+    throw core::EnvironmentError("cannot read the migrations folder " + sql_dir.string() + ": " +
+                                 error.message());
+  }
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : entries) {
+    if (entry.is_regular_file() && std::regex_match(entry.path().filename().string(), k_name)) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.filename() < b.filename(); });
+  return files;
+}
+
+std::string read_migration(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (!in) {
+    throw core::EnvironmentError("cannot read migration " + file.string());
+  }
+  return content.str();
+}
+
+void lock_migrations(pqxx::work& txn) {
+  txn.exec_params("SELECT pg_advisory_xact_lock($1)", k_migration_lock);
+}
+
+bool is_applied(pqxx::work& txn, const std::string& name) {
+  return !txn.exec_params("SELECT 1 FROM schema_migrations WHERE name = $1", name).empty();
+}
+
+} // namespace
+
+std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir) {
+  const auto files = migration_files(sql_dir);
+  return guarded(m_impl->redacted_url, "migrate", [&] {
+    {
+      pqxx::work txn(m_impl->connection);
+      lock_migrations(txn);
+      txn.exec(
+          "CREATE TABLE IF NOT EXISTS schema_migrations ("
+          " name text PRIMARY KEY,"
+          " applied_at timestamptz NOT NULL DEFAULT now())");
+      txn.commit();
+    }
+    std::vector<std::string> applied;
+    for (const auto& file : files) {
+      const std::string name = file.filename().string();
+      const std::string sql = read_migration(file);
+      pqxx::work txn(m_impl->connection);
+      // Checked again under the lock: another migrator may have applied it meanwhile.
+      lock_migrations(txn);
+      if (is_applied(txn, name)) {
+        continue;
+      }
+      txn.exec(sql, name);
+      txn.exec_params("INSERT INTO schema_migrations (name) VALUES ($1)", name);
+      txn.commit();
+      applied.push_back(name);
+    }
+    return applied;
+  });
+}
+
+} // namespace podcrawl::store

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <pqxx/pqxx>
+
+#include "podcrawl/store/database.hpp"
+
+namespace podcrawl::store {
+
+// Longest error message kept on a feed and in its fetch history.
+inline constexpr std::size_t k_max_error_bytes = 1000;
+// Most categories stored for one show; feeds list a handful.
+inline constexpr std::size_t k_max_categories = 32;
+// Longest category name stored.
+inline constexpr std::size_t k_max_category_bytes = 200;
+// Longest search query accepted.
+inline constexpr std::size_t k_max_query_bytes = 500;
+// Most results one search returns.
+inline constexpr int k_max_search_results = 1000;
+
+struct Database::Impl {
+  std::string redacted_url;
+  pqxx::connection connection;
+
+  explicit Impl(const std::string& url);
+};
+
+// A nullable column. (libpqxx 6.4 as packaged cannot read std::optional itself; as a
+// statement parameter an empty std::optional is NULL.)
+template <typename T>
+std::optional<T> nullable(const pqxx::field& field) {
+  if (field.is_null()) {
+    return std::nullopt;
+  }
+  return field.as<T>();
+}
+
+// The URL with its password replaced by "***" (URL and key=value forms); "libpq defaults"
+// when empty.
+std::string redact_database_url(const std::string& url);
+
+// Text from a feed made storable in PostgreSQL: NUL bytes dropped, invalid UTF-8 replaced by
+// U+FFFD.
+std::string storable_text(std::string_view text);
+// storable_text, then cut to at most max_bytes without splitting a character.
+std::string bounded_text(std::string_view text, std::size_t max_bytes);
+
+// Called inside a catch block: throw the current libpqxx failure again as a
+// core::EnvironmentError naming the operation and the (redacted) database.
+[[noreturn]] void rethrow_as_environment_error(const std::string& redacted_url,
+                                               const char* operation);
+
+// Run one database operation, translating libpqxx failures at this edge.
+
+template <typename Body>
+auto guarded(const std::string& redacted_url, const char* operation, Body&& body)
+    -> decltype(body()) {
+  try {
+    return body();
+  } catch (const pqxx::failure&) {
+    rethrow_as_environment_error(redacted_url, operation);
+  }
+}
+
+} // namespace podcrawl::store

@@ -1,0 +1,255 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store_fixture.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+constexpr std::int64_t k_now = 1'750'000'000;
+constexpr std::int64_t k_lease = 600;
+
+std::vector<std::string> urls_of(const std::vector<FeedRecord>& feeds) {
+  std::vector<std::string> urls;
+  urls.reserve(feeds.size());
+  for (const auto& feed : feeds) {
+    urls.push_back(feed.url);
+  }
+  return urls;
+}
+
+using CrawlListTest = StoreTest;
+
+TEST_F(CrawlListTest, AddListsANewFeedOnceAndReportsExistsAfter) {
+  EXPECT_EQ(db().add_feed("https://a.example/feed", k_now), AddOutcome::added);
+  EXPECT_EQ(db().add_feed("https://a.example/feed", k_now + 1), AddOutcome::exists);
+  const auto feeds = db().list_feeds(std::nullopt);
+  ASSERT_EQ(feeds.size(), 1u);
+  EXPECT_EQ(feeds[0].url, "https://a.example/feed");
+  EXPECT_EQ(feeds[0].status, FeedStatus::active);
+  EXPECT_EQ(feeds[0].failures, 0);
+  EXPECT_FALSE(feeds[0].next_fetch_at.has_value());
+  EXPECT_FALSE(feeds[0].last_fetch_at.has_value());
+  EXPECT_FALSE(feeds[0].last_status.has_value());
+  EXPECT_TRUE(feeds[0].show_slug.empty());
+}
+
+TEST_F(CrawlListTest, RemovedFeedsLeaveTheListAndComeBackWhenAddedAgain) {
+  const std::string url = "https://a.example/feed";
+  db().add_feed(url, k_now);
+  EXPECT_TRUE(db().remove_feed(url));
+  EXPECT_FALSE(db().remove_feed(url));
+  EXPECT_TRUE(db().list_feeds(std::nullopt).empty());
+  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::removed)), std::vector<std::string>{url});
+  EXPECT_EQ(db().find_feed(url)->status, FeedStatus::removed);
+
+  EXPECT_EQ(db().add_feed(url, k_now + 10), AddOutcome::added);
+  EXPECT_EQ(db().find_feed(url)->status, FeedStatus::active);
+  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 1u);
+}
+
+TEST_F(CrawlListTest, RemovingAnUnlistedUrlChangesNothing) {
+  EXPECT_FALSE(db().remove_feed("https://never.example/feed"));
+  EXPECT_FALSE(db().find_feed("https://never.example/feed").has_value());
+}
+
+TEST_F(CrawlListTest, ListSortsByUrlAndFiltersByStatus) {
+  const auto b = listed_feed("https://b.example/feed");
+  listed_feed("https://a.example/feed");
+  const auto c = listed_feed("https://c.example/feed");
+  db().record_failure(c, 410, "HTTP 410 Gone", true, k_now, k_now + 3600);
+  db().record_failure(b, 500, "HTTP 500", false, k_now, k_now + 3600);
+  EXPECT_EQ(urls_of(db().list_feeds(std::nullopt)),
+            (std::vector<std::string>{"https://a.example/feed", "https://b.example/feed",
+                                      "https://c.example/feed"}));
+  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::gone)),
+            std::vector<std::string>{"https://c.example/feed"});
+  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::failing)),
+            std::vector<std::string>{"https://b.example/feed"});
+  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::active)),
+            std::vector<std::string>{"https://a.example/feed"});
+}
+
+TEST_F(CrawlListTest, ClaimLeasesDueFeedsUntilTheLeaseRunsOut) {
+  for (const char* url : {"https://a.example/1", "https://a.example/2", "https://a.example/3"}) {
+    db().add_feed(url, k_now);
+  }
+  EXPECT_EQ(db().claim_due_feeds(2, false, k_now, k_lease).size(), 2u);
+  EXPECT_EQ(db().claim_due_feeds(10, false, k_now, k_lease).size(), 1u);
+  EXPECT_TRUE(db().claim_due_feeds(10, false, k_now + k_lease - 1, k_lease).empty());
+  EXPECT_TRUE(db().claim_due_feeds(10, true, k_now + k_lease - 1, k_lease).empty());
+  // A crawler that died leaves leases behind; they expire.
+  EXPECT_EQ(db().claim_due_feeds(10, false, k_now + k_lease + 1, k_lease).size(), 3u);
+}
+
+TEST_F(CrawlListTest, ClaimOnAnotherConnectionSkipsLeasedFeeds) {
+  listed_feed("https://a.example/1");
+  listed_feed("https://a.example/2");
+  Database other(url());
+  const auto mine = db().claim_due_feeds(1, false, k_now, k_lease);
+  const auto theirs = other.claim_due_feeds(5, false, k_now, k_lease);
+  ASSERT_EQ(mine.size(), 1u);
+  ASSERT_EQ(theirs.size(), 1u);
+  EXPECT_NE(mine[0].id, theirs[0].id);
+  EXPECT_TRUE(other.claim_due_feeds(5, true, k_now, k_lease).empty());
+}
+
+TEST_F(CrawlListTest, ConcurrentClaimersNeverHandOutAFeedTwice) {
+  constexpr int k_feeds = 40;
+  for (int i = 0; i < k_feeds; ++i) {
+    db().add_feed("https://feeds.example/" + std::to_string(i), k_now);
+  }
+  std::mutex mutex;
+  std::vector<std::int64_t> claimed;
+  const auto crawler = [&] {
+    Database connection(url());
+    for (;;) {
+      const auto batch = connection.claim_due_feeds(3, false, k_now, k_lease);
+      if (batch.empty()) {
+        return;
+      }
+      const std::lock_guard lock(mutex);
+      for (const auto& feed : batch) {
+        claimed.push_back(feed.id);
+      }
+    }
+  };
+  std::thread a(crawler);
+  std::thread b(crawler);
+  std::thread c(crawler);
+  a.join();
+  b.join();
+  c.join();
+  EXPECT_EQ(claimed.size(), static_cast<std::size_t>(k_feeds));
+  EXPECT_EQ(std::set<std::int64_t>(claimed.begin(), claimed.end()).size(),
+            static_cast<std::size_t>(k_feeds));
+}
+
+TEST_F(CrawlListTest, ClaimWaitsForTheScheduleUnlessAll) {
+  const auto id = listed_feed("https://a.example/feed");
+  db().record_not_modified(id, k_now, k_now + 3600);
+  EXPECT_TRUE(db().claim_due_feeds(10, false, k_now + 10, k_lease).empty());
+  EXPECT_EQ(db().claim_due_feeds(10, true, k_now + 10, k_lease).size(), 1u);
+  // Due once the schedule is reached (and the lease from `all` has expired).
+  EXPECT_EQ(db().claim_due_feeds(10, false, k_now + 3600 + k_lease, k_lease).size(), 1u);
+}
+
+TEST_F(CrawlListTest, AllWalksTheListByIdSoARunReachesEachFeedOnce) {
+  // Regression: with all=true a feed fetched during the run was due again at once, so
+  // `crawl --all` never ended.
+  const auto first = listed_feed("https://a.example/1");
+  const auto second = listed_feed("https://a.example/2");
+  const auto claimed = db().claim_due_feeds(1, true, k_now, k_lease);
+  ASSERT_EQ(claimed.size(), 1u);
+  EXPECT_EQ(claimed[0].id, first);
+  db().record_not_modified(first, k_now, k_now + 3600);
+  const auto next = db().claim_due_feeds(10, true, k_now, k_lease, first);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].id, second);
+  EXPECT_TRUE(db().claim_due_feeds(10, true, k_now, k_lease, second).empty());
+}
+
+TEST_F(CrawlListTest, GoneAndRemovedFeedsAreNeverClaimed) {
+  const auto gone = listed_feed("https://a.example/gone");
+  listed_feed("https://a.example/removed");
+  db().remove_feed("https://a.example/removed");
+  db().record_failure(gone, 410, "HTTP 410", true, k_now, k_now);
+  EXPECT_TRUE(db().claim_due_feeds(10, true, k_now + 86400, k_lease).empty());
+}
+
+TEST_F(CrawlListTest, FailuresCountUpAndAreClearedByTheNextSuccess) {
+  const auto id = listed_feed("https://a.example/feed");
+  ASSERT_EQ(db().claim_due_feeds(1, false, k_now, k_lease).size(), 1u);
+  db().record_failure(id, 503, "HTTP 503 Service Unavailable", false, k_now, k_now + 60);
+  auto feed = db().find_feed("https://a.example/feed").value();
+  EXPECT_EQ(feed.status, FeedStatus::failing);
+  EXPECT_EQ(feed.failures, 1);
+  EXPECT_EQ(feed.last_status, 503);
+  EXPECT_EQ(feed.last_error, "HTTP 503 Service Unavailable");
+  EXPECT_EQ(feed.last_fetch_at, k_now);
+  EXPECT_EQ(feed.next_fetch_at, k_now + 60);
+  // The lease is released with the result: due again at its retry time, before the lease ends.
+  ASSERT_EQ(db().claim_due_feeds(1, false, k_now + 60, k_lease).size(), 1u);
+
+  db().record_failure(id, std::nullopt, "connection refused", false, k_now + 60, k_now + 300);
+  feed = db().find_feed("https://a.example/feed").value();
+  EXPECT_EQ(feed.failures, 2);
+  EXPECT_FALSE(feed.last_status.has_value());
+  EXPECT_EQ(feed.next_fetch_at, k_now + 300);
+
+  db().record_not_modified(id, k_now + 300, k_now + 4000);
+  feed = db().find_feed("https://a.example/feed").value();
+  EXPECT_EQ(feed.status, FeedStatus::active);
+  EXPECT_EQ(feed.failures, 0);
+  EXPECT_EQ(feed.last_status, 304);
+  EXPECT_EQ(feed.last_error, "");
+  EXPECT_EQ(feed.next_fetch_at, k_now + 4000);
+}
+
+TEST_F(CrawlListTest, HostileErrorTextIsStoredBoundedAndValid) {
+  const auto id = listed_feed("https://a.example/feed");
+  std::string error(5000, 'x');
+  error += std::string("\0\xff\xfe", 3);
+  db().record_failure(id, 500, error, false, k_now, k_now + 60);
+  const auto feed = db().find_feed("https://a.example/feed").value();
+  EXPECT_LE(feed.last_error.size(), 1000u);
+  EXPECT_GT(feed.last_error.size(), 0u);
+  EXPECT_EQ(feed.last_error.find('\0'), std::string::npos);
+}
+
+TEST_F(CrawlListTest, MoveFeedTakesTheNewUrlUnlessItIsTaken) {
+  const auto id = listed_feed("https://old.example/feed");
+  listed_feed("https://taken.example/feed");
+  EXPECT_TRUE(db().move_feed(id, "https://new.example/feed"));
+  EXPECT_FALSE(db().find_feed("https://old.example/feed").has_value());
+  EXPECT_EQ(db().find_feed("https://new.example/feed")->id, id);
+
+  EXPECT_FALSE(db().move_feed(id, "https://taken.example/feed"));
+  EXPECT_EQ(db().find_feed("https://new.example/feed")->id, id);
+  EXPECT_NE(db().find_feed("https://taken.example/feed")->id, id);
+}
+
+TEST_F(CrawlListTest, StatsReportTheLatestCrawlRun) {
+  EXPECT_FALSE(db().stats().last_crawl.has_value());
+  const auto first = db().begin_crawl_run(k_now);
+  db().finish_crawl_run(first, {k_now, k_now + 5, 1, 2, 3, 4});
+  const auto second = db().begin_crawl_run(k_now + 100);
+  auto stats = db().stats();
+  ASSERT_TRUE(stats.last_crawl.has_value());
+  EXPECT_EQ(stats.last_crawl->started_at, k_now + 100);
+  EXPECT_FALSE(stats.last_crawl->finished_at.has_value());
+
+  db().finish_crawl_run(second, {k_now + 100, k_now + 130, 10, 20, 30, 40});
+  stats = db().stats();
+  ASSERT_TRUE(stats.last_crawl.has_value());
+  EXPECT_EQ(stats.last_crawl->finished_at, k_now + 130);
+  EXPECT_EQ(stats.last_crawl->fetched, 10);
+  EXPECT_EQ(stats.last_crawl->not_modified, 20);
+  EXPECT_EQ(stats.last_crawl->failed, 30);
+  EXPECT_EQ(stats.last_crawl->new_episodes, 40);
+}
+
+TEST_F(CrawlListTest, StatsCountFeedsByStatus) {
+  listed_feed("https://a.example/1");
+  const auto failing = listed_feed("https://a.example/2");
+  const auto gone = listed_feed("https://a.example/3");
+  listed_feed("https://a.example/4");
+  db().remove_feed("https://a.example/4");
+  db().record_failure(failing, 500, "HTTP 500", false, k_now, k_now + 60);
+  db().record_failure(gone, 410, "HTTP 410", true, k_now, k_now + 60);
+  const auto stats = db().stats();
+  EXPECT_EQ(stats.feeds_total, 4);
+  EXPECT_EQ(stats.feeds_active, 1);
+  EXPECT_EQ(stats.feeds_failing, 1);
+  EXPECT_EQ(stats.feeds_gone, 1);
+  EXPECT_EQ(stats.feeds_removed, 1);
+}
+
+} // namespace
+} // namespace podcrawl::store

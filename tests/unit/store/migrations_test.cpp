@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <pqxx/pqxx>
+
+#include "podcrawl/core/error.hpp"
+#include "store_fixture.hpp"
+#include "support/temp_dir.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+std::vector<std::string> sql_file_names(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".sql") {
+      names.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool table_exists(const std::string& url, const std::string& table) {
+  pqxx::connection connection(url);
+  pqxx::work txn(connection);
+  return txn.exec_params1("SELECT to_regclass($1) IS NOT NULL", table)[0].as<bool>();
+}
+
+class MigrateTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!testing::TempDatabase::available()) {
+      GTEST_SKIP() << testing::TempDatabase::skip_reason();
+    }
+    m_temp = std::make_unique<testing::TempDatabase>();
+  }
+  std::unique_ptr<testing::TempDatabase> m_temp;
+};
+
+TEST_F(MigrateTest, AppliesEveryFileInOrderThenNothing) {
+  Database db(m_temp->url());
+  const auto expected = sql_file_names(k_sql_dir);
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(db.migrate(k_sql_dir), expected);
+  EXPECT_TRUE(db.migrate(k_sql_dir).empty());
+  Database other(m_temp->url());
+  EXPECT_TRUE(other.migrate(k_sql_dir).empty());
+  EXPECT_TRUE(table_exists(m_temp->url(), "feeds"));
+  EXPECT_TRUE(table_exists(m_temp->url(), "episodes"));
+}
+
+TEST_F(MigrateTest, ConcurrentMigratorsApplyEachFileExactlyOnce) {
+  std::vector<std::string> first;
+  std::vector<std::string> second;
+  std::thread a([&] { first = Database(m_temp->url()).migrate(k_sql_dir); });
+  std::thread b([&] { second = Database(m_temp->url()).migrate(k_sql_dir); });
+  a.join();
+  b.join();
+  std::vector<std::string> all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(all, sql_file_names(k_sql_dir));
+}
+
+TEST_F(MigrateTest, AFailingFileRollsBackAloneAndStopsTheRun) {
+  testing::TempDir dir;
+  testing::write_file(dir.path() / "0001_first.sql", "CREATE TABLE first_table (id int);");
+  testing::write_file(
+      dir.path() / "0002_broken.sql",
+      "CREATE TABLE second_table (id int); SELECT no_such_column FROM first_table;");
+  testing::write_file(dir.path() / "0003_third.sql", "CREATE TABLE third_table (id int);");
+  Database db(m_temp->url());
+  EXPECT_THROW(db.migrate(dir.path()), core::EnvironmentError);
+  EXPECT_TRUE(table_exists(m_temp->url(), "first_table"));
+  EXPECT_FALSE(table_exists(m_temp->url(), "second_table"));
+  EXPECT_FALSE(table_exists(m_temp->url(), "third_table"));
+
+  // Once fixed, the run continues where it stopped.
+  testing::write_file(dir.path() / "0002_broken.sql", "CREATE TABLE second_table (id int);");
+  EXPECT_EQ(db.migrate(dir.path()),
+            (std::vector<std::string>{"0002_broken.sql", "0003_third.sql"}));
+}
+
+TEST_F(MigrateTest, IgnoresFilesThatAreNotNumberedMigrations) {
+  testing::TempDir dir;
+  testing::write_file(dir.path() / "0001_only.sql", "CREATE TABLE only_table (id int);");
+  testing::write_file(dir.path() / "README.md", "not SQL");
+  testing::write_file(dir.path() / "12_short_number.sql", "SELECT broken syntax here");
+  testing::write_file(dir.path() / "0002_draft.sql.orig", "SELECT broken syntax here");
+  Database db(m_temp->url());
+  EXPECT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0001_only.sql"});
+}
+
+TEST_F(MigrateTest, AMissingFolderIsAnEnvironmentError) {
+  testing::TempDir dir;
+  Database db(m_temp->url());
+  EXPECT_THROW(db.migrate(dir.path() / "absent"), core::EnvironmentError);
+}
+
+TEST(DatabaseConnect, AnUnreachableServerIsAnEnvironmentErrorWithoutThePassword) {
+  try {
+    Database db("postgresql://someone:hunter2secret@127.0.0.1:1/podcrawl?connect_timeout=5");
+    FAIL() << "connected to a closed port";
+  } catch (const core::EnvironmentError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.find("hunter2secret"), std::string::npos) << message;
+    EXPECT_NE(message.find("someone:***@127.0.0.1:1"), std::string::npos) << message;
+  }
+}
+
+TEST(DatabaseConnect, RedactsThePasswordOfAKeywordConnectionString) {
+  try {
+    Database db("host=127.0.0.1 port=1 user=someone password=hunter2secret connect_timeout=5");
+    FAIL() << "connected to a closed port";
+  } catch (const core::EnvironmentError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.find("hunter2secret"), std::string::npos) << message;
+    EXPECT_NE(message.find("password=***"), std::string::npos) << message;
+  }
+}
+
+} // namespace
+} // namespace podcrawl::store

@@ -1,0 +1,101 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "store_fixture.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+constexpr std::int64_t k_now = 1'750'000'000;
+constexpr std::int64_t k_next = k_now + 3600;
+const FetchMeta k_meta{};
+
+std::vector<std::string> guids_of(const StoredShow& stored) {
+  std::vector<std::string> guids;
+  for (const auto& e : stored.show.episodes) {
+    guids.push_back(e.guid);
+  }
+  return guids;
+}
+
+using ReadTest = StoreTest;
+
+TEST_F(ReadTest, LoadShowFindsAShowByFeedUrlOrSlug) {
+  const auto id = listed_feed("https://a.example/feed");
+  const auto slug = db().record_success(id, k_meta, show("Findable"), k_now, k_next).show_slug;
+  ASSERT_TRUE(db().load_show("https://a.example/feed").has_value());
+  ASSERT_TRUE(db().load_show(slug).has_value());
+  EXPECT_EQ(db().load_show(slug)->feed_url, "https://a.example/feed");
+  EXPECT_EQ(db().load_show("https://a.example/feed")->slug, slug);
+  EXPECT_FALSE(db().load_show("no-such-show").has_value());
+  EXPECT_FALSE(db().load_show("https://b.example/feed").has_value());
+}
+
+TEST_F(ReadTest, AListedFeedNeverFetchedHasNoShow) {
+  listed_feed("https://a.example/feed");
+  EXPECT_FALSE(db().load_show("https://a.example/feed").has_value());
+  EXPECT_TRUE(db().load_all_shows().empty());
+}
+
+TEST_F(ReadTest, EpisodesComeNewestFirstUndatedLastTiesInDocumentOrder) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = show("Ordered");
+  s.episodes = {episode("old", "Old", 100),
+                episode("undated-1", "U1", std::nullopt),
+                episode("newest", "Newest", 300),
+                episode("tie-a", "Tie A", 200),
+                episode("undated-2", "U2", std::nullopt),
+                episode("tie-b", "Tie B", 200)};
+  db().record_success(id, k_meta, s, k_now, k_next);
+  EXPECT_EQ(
+      guids_of(db().load_show("https://a.example/feed").value()),
+      (std::vector<std::string>{"newest", "tie-a", "tie-b", "old", "undated-1", "undated-2"}));
+}
+
+TEST_F(ReadTest, LoadAllShowsReturnsEveryShowBySlugWithItsOwnEpisodes) {
+  const auto z = listed_feed("https://z.example/feed");
+  const auto a = listed_feed("https://a.example/feed");
+  feed::Show zulu = show("Zulu Show");
+  zulu.episodes = {episode("z1", "Zulu one", k_now)};
+  feed::Show alpha = show("Alpha Show");
+  alpha.episodes = {episode("a1", "Alpha one", k_now), episode("a2", "Alpha two", k_now - 5)};
+  alpha.categories = {"News", "Arts"};
+  db().record_success(z, k_meta, zulu, k_now, k_next);
+  db().record_success(a, k_meta, alpha, k_now, k_next);
+
+  const auto shows = db().load_all_shows();
+  ASSERT_EQ(shows.size(), 2u);
+  EXPECT_LT(shows[0].slug, shows[1].slug);
+  EXPECT_EQ(shows[0].show.title, "Alpha Show");
+  EXPECT_EQ(guids_of(shows[0]), (std::vector<std::string>{"a1", "a2"}));
+  EXPECT_EQ(shows[0].episode_slugs.size(), 2u);
+  EXPECT_EQ(shows[0].show.categories, (std::vector<std::string>{"News", "Arts"}));
+  EXPECT_EQ(guids_of(shows[1]), std::vector<std::string>{"z1"});
+  EXPECT_EQ(shows[1].show.feed_url, "https://z.example/feed");
+}
+
+TEST_F(ReadTest, UpdatedAtMovesOnlyWhenSomethingChanged) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = show("Steady");
+  s.episodes = {episode("e1", "One", k_now)};
+  db().record_success(id, k_meta, s, k_now, k_next);
+  db().record_success(id, k_meta, s, k_now + 100, k_next);
+  auto stored = db().load_show("https://a.example/feed").value();
+  EXPECT_EQ(stored.added_at, k_now);
+  EXPECT_EQ(stored.updated_at, k_now);
+
+  s.episodes.push_back(episode("e0", "Zero", k_now - 100));
+  db().record_success(id, k_meta, s, k_now + 200, k_next);
+  stored = db().load_show("https://a.example/feed").value();
+  EXPECT_EQ(stored.added_at, k_now);
+  EXPECT_EQ(stored.updated_at, k_now + 200);
+
+  s.description = "<p>New words</p>";
+  db().record_success(id, k_meta, s, k_now + 300, k_next);
+  EXPECT_EQ(db().load_show("https://a.example/feed")->updated_at, k_now + 300);
+}
+
+} // namespace
+} // namespace podcrawl::store

@@ -1,0 +1,307 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "podcrawl/l10n/localizer.hpp"
+#include "store_fixture.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+constexpr std::int64_t k_now = 1'750'000'000;
+constexpr std::int64_t k_next = k_now + 3600;
+
+const FetchMeta k_meta{200, "\"v1\"", "Wed, 11 Jun 2025 10:00:00 GMT"};
+
+feed::Show three_episode_show(const std::string& title) {
+  feed::Show s = show(title);
+  s.episodes = {episode("g3", "Third", k_now - 100), episode("g2", "Second", k_now - 200),
+                episode("g1", "First", k_now - 300)};
+  return s;
+}
+
+// Episode slugs of the stored show by guid.
+std::map<std::string, std::string> slugs_by_guid(const StoredShow& stored) {
+  std::map<std::string, std::string> slugs;
+  for (std::size_t i = 0; i < stored.show.episodes.size(); ++i) {
+    slugs[stored.show.episodes[i].guid] = stored.episode_slugs.at(i);
+  }
+  return slugs;
+}
+
+// A string literal with its embedded NUL bytes.
+template <std::size_t N>
+std::string bytes(const char (&text)[N]) {
+  return std::string(text, N - 1);
+}
+
+using SaveTest = StoreTest;
+
+TEST_F(SaveTest, FirstSaveStoresEverythingAndASecondFindsNothingNew) {
+  const auto id = listed_feed("https://a.example/feed");
+  const auto first =
+      db().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now, k_next);
+  EXPECT_EQ(first.new_episodes, 3);
+  EXPECT_EQ(first.show_slug, l10n::slugify("Daily Tech"));
+
+  const auto feed = db().find_feed("https://a.example/feed").value();
+  EXPECT_EQ(feed.status, FeedStatus::active);
+  EXPECT_EQ(feed.show_slug, first.show_slug);
+  EXPECT_EQ(feed.etag, "\"v1\"");
+  EXPECT_EQ(feed.last_modified, "Wed, 11 Jun 2025 10:00:00 GMT");
+  EXPECT_EQ(feed.last_status, 200);
+  EXPECT_EQ(feed.last_fetch_at, k_now);
+  EXPECT_EQ(feed.next_fetch_at, k_next);
+
+  const auto second =
+      db().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now + 10, k_next + 10);
+  EXPECT_EQ(second.new_episodes, 0);
+  EXPECT_EQ(second.show_slug, first.show_slug);
+  const auto stats = db().stats();
+  EXPECT_EQ(stats.shows, 1);
+  EXPECT_EQ(stats.episodes, 3);
+  EXPECT_EQ(stats.removed_episodes, 0);
+}
+
+TEST_F(SaveTest, ANewEpisodeIsCountedOnce) {
+  const auto id = listed_feed("https://a.example/feed");
+  db().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now, k_next);
+  feed::Show grown = three_episode_show("Daily Tech");
+  grown.episodes.insert(grown.episodes.begin(), episode("g4", "Fourth", k_now));
+  EXPECT_EQ(db().record_success(id, k_meta, grown, k_now + 10, k_next).new_episodes, 1);
+  EXPECT_EQ(db().record_success(id, k_meta, grown, k_now + 20, k_next).new_episodes, 0);
+  EXPECT_EQ(db().stats().episodes, 4);
+}
+
+TEST_F(SaveTest, AnEpisodeThatVanishesIsKeptAsRemovedAndReturnsWhenListedAgain) {
+  const auto id = listed_feed("https://a.example/feed");
+  const feed::Show full = three_episode_show("Daily Tech");
+  db().record_success(id, k_meta, full, k_now, k_next);
+
+  feed::Show shorter = full;
+  shorter.episodes.erase(shorter.episodes.begin() + 1); // g2 vanishes
+  EXPECT_EQ(db().record_success(id, k_meta, shorter, k_now + 10, k_next).new_episodes, 0);
+  auto stats = db().stats();
+  EXPECT_EQ(stats.episodes, 2);
+  EXPECT_EQ(stats.removed_episodes, 1);
+  const auto stored = db().load_show("https://a.example/feed").value();
+  ASSERT_EQ(stored.show.episodes.size(), 2u);
+  for (const auto& e : stored.show.episodes) {
+    EXPECT_NE(e.guid, "g2");
+  }
+
+  const auto before = slugs_by_guid(db().load_show("https://a.example/feed").value());
+  EXPECT_EQ(db().record_success(id, k_meta, full, k_now + 20, k_next).new_episodes, 0);
+  stats = db().stats();
+  EXPECT_EQ(stats.episodes, 3);
+  EXPECT_EQ(stats.removed_episodes, 0);
+  const auto after = slugs_by_guid(db().load_show("https://a.example/feed").value());
+  EXPECT_EQ(after.at("g1"), before.at("g1"));
+  EXPECT_EQ(after.at("g3"), before.at("g3"));
+}
+
+TEST_F(SaveTest, ShowSlugsAreUniqueAndNeverChange) {
+  const auto a = listed_feed("https://a.example/feed");
+  const auto b = listed_feed("https://b.example/feed");
+  const auto c = listed_feed("https://c.example/feed");
+  const auto slug_a = db().record_success(a, k_meta, show("Daily News"), k_now, k_next).show_slug;
+  const auto slug_b = db().record_success(b, k_meta, show("Daily News"), k_now, k_next).show_slug;
+  const auto slug_c = db().record_success(c, k_meta, show("Daily News"), k_now, k_next).show_slug;
+  EXPECT_EQ(slug_a, l10n::slugify("Daily News"));
+  EXPECT_EQ(slug_b, slug_a + "-2");
+  EXPECT_EQ(slug_c, slug_a + "-3");
+
+  // A renamed show keeps the address it was first given.
+  EXPECT_EQ(
+      db().record_success(a, k_meta, show("Completely Different"), k_now + 10, k_next).show_slug,
+      slug_a);
+  EXPECT_EQ(db().load_show(slug_a)->show.title, "Completely Different");
+}
+
+TEST_F(SaveTest, AShowWhoseTitleHasNoLettersStillGetsASlug) {
+  const auto a = listed_feed("https://a.example/feed");
+  const auto b = listed_feed("https://b.example/feed");
+  const auto first = db().record_success(a, k_meta, show("!!!"), k_now, k_next).show_slug;
+  const auto second = db().record_success(b, k_meta, show(""), k_now, k_next).show_slug;
+  EXPECT_FALSE(first.empty());
+  EXPECT_FALSE(second.empty());
+  EXPECT_NE(first, second);
+}
+
+TEST_F(SaveTest, EpisodeSlugsAreUniqueWithinAShowAndNeverChange) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = show("Weekly");
+  s.episodes = {episode("w3", "Weekly Update", k_now - 10),
+                episode("w2", "Weekly Update", k_now - 20),
+                episode("w1", "Weekly Update", k_now - 30), episode("w0", "", k_now - 40)};
+  db().record_success(id, k_meta, s, k_now, k_next);
+  const auto first = slugs_by_guid(db().load_show("https://a.example/feed").value());
+  ASSERT_EQ(first.size(), 4u);
+  std::set<std::string> distinct;
+  for (const auto& [guid, slug] : first) {
+    EXPECT_FALSE(slug.empty()) << guid;
+    distinct.insert(slug);
+  }
+  EXPECT_EQ(distinct.size(), 4u);
+  // The first in document order gets the plain slug.
+  EXPECT_EQ(first.at("w3"), l10n::slugify("Weekly Update"));
+
+  // Retitled and reordered: every episode keeps its slug.
+  s.episodes[0].title = "Something Else";
+  std::swap(s.episodes[1], s.episodes[2]);
+  db().record_success(id, k_meta, s, k_now + 10, k_next);
+  EXPECT_EQ(slugs_by_guid(db().load_show("https://a.example/feed").value()), first);
+}
+
+TEST_F(SaveTest, TwoShowsMayUseTheSameEpisodeSlugs) {
+  const auto a = listed_feed("https://a.example/feed");
+  const auto b = listed_feed("https://b.example/feed");
+  db().record_success(a, k_meta, three_episode_show("Alpha"), k_now, k_next);
+  db().record_success(b, k_meta, three_episode_show("Beta"), k_now, k_next);
+  EXPECT_EQ(db().load_show("https://a.example/feed")->episode_slugs,
+            db().load_show("https://b.example/feed")->episode_slugs);
+}
+
+TEST_F(SaveTest, EveryFieldRoundTrips) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = show("Round Trip", "ar-EG");
+  s.image = "https://a.example/cover.jpg";
+  s.explicit_content = false;
+  s.categories = {"Technology", "News", "Technology", "Science"};
+  s.podcast_guid = "917393e3-1b1e-5cef-ace4-edaa54e1f810";
+  s.new_feed_url = "https://b.example/feed";
+  feed::Episode full = episode("full", "Everything", 1'749'528'000);
+  full.enclosure_length = 123456;
+  full.duration_seconds = 1968;
+  full.link = "https://a.example/ep/full";
+  full.description = "<p>Described &amp; <a href=\"https://a.example/\">linked</a></p>";
+  full.season = 2;
+  full.episode = 7;
+  full.explicit_content = true;
+  full.image = "https://a.example/ep.jpg";
+  full.transcripts = {{"https://a.example/t.vtt", "text/vtt"}, {"https://a.example/t.srt", ""}};
+  full.chapters_url = "https://a.example/chapters.json";
+  feed::Episode sparse;
+  sparse.title = "Sparse";
+  sparse.link = "https://a.example/ep/sparse";
+  s.episodes = {full, sparse};
+  db().record_success(id, k_meta, s, k_now, k_next);
+
+  const auto stored = db().load_show("https://a.example/feed").value();
+  EXPECT_TRUE(stored.active);
+  EXPECT_EQ(stored.feed_url, "https://a.example/feed");
+  EXPECT_EQ(stored.added_at, k_now);
+  EXPECT_EQ(stored.show.title, s.title);
+  EXPECT_EQ(stored.show.link, s.link);
+  EXPECT_EQ(stored.show.description, s.description);
+  EXPECT_EQ(stored.show.language, "ar-EG");
+  EXPECT_EQ(stored.show.image, s.image);
+  EXPECT_EQ(stored.show.author, s.author);
+  EXPECT_EQ(stored.show.explicit_content, false);
+  EXPECT_EQ(stored.show.categories, (std::vector<std::string>{"Technology", "News", "Science"}));
+  EXPECT_EQ(stored.show.podcast_guid, s.podcast_guid);
+  EXPECT_EQ(stored.show.new_feed_url, s.new_feed_url);
+  EXPECT_EQ(stored.show.feed_url, "https://a.example/feed");
+  ASSERT_EQ(stored.show.episodes.size(), 2u);
+
+  const feed::Episode& got = stored.show.episodes[0];
+  EXPECT_EQ(got.guid, full.guid);
+  EXPECT_EQ(got.title, full.title);
+  EXPECT_EQ(got.published, full.published);
+  EXPECT_EQ(got.enclosure_url, full.enclosure_url);
+  EXPECT_EQ(got.enclosure_type, full.enclosure_type);
+  EXPECT_EQ(got.enclosure_length, full.enclosure_length);
+  EXPECT_EQ(got.duration_seconds, full.duration_seconds);
+  EXPECT_EQ(got.link, full.link);
+  EXPECT_EQ(got.description, full.description);
+  EXPECT_EQ(got.season, full.season);
+  EXPECT_EQ(got.episode, full.episode);
+  EXPECT_EQ(got.explicit_content, full.explicit_content);
+  EXPECT_EQ(got.image, full.image);
+  ASSERT_EQ(got.transcripts.size(), 2u);
+  EXPECT_EQ(got.transcripts[1].url, "https://a.example/t.srt");
+  EXPECT_EQ(got.transcripts[0].type, "text/vtt");
+  EXPECT_EQ(got.chapters_url, full.chapters_url);
+
+  const feed::Episode& bare = stored.show.episodes[1];
+  EXPECT_EQ(bare.title, "Sparse");
+  EXPECT_FALSE(bare.published.has_value());
+  EXPECT_FALSE(bare.enclosure_length.has_value());
+  EXPECT_FALSE(bare.duration_seconds.has_value());
+  EXPECT_FALSE(bare.season.has_value());
+  EXPECT_FALSE(bare.episode.has_value());
+  EXPECT_FALSE(bare.explicit_content.has_value());
+  EXPECT_TRUE(bare.transcripts.empty());
+}
+
+TEST_F(SaveTest, ChangedEpisodeFieldsReplaceTheStoredOnes) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = three_episode_show("Daily Tech");
+  db().record_success(id, k_meta, s, k_now, k_next);
+  s.episodes[1].title = "Second, corrected";
+  s.episodes[1].duration_seconds = 99;
+  s.categories = {"Comedy"};
+  EXPECT_EQ(db().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
+  const auto stored = db().load_show("https://a.example/feed").value();
+  EXPECT_EQ(stored.show.episodes.at(1).title, "Second, corrected");
+  EXPECT_EQ(stored.show.episodes.at(1).duration_seconds, 99);
+  EXPECT_EQ(stored.show.categories, std::vector<std::string>{"Comedy"});
+}
+
+TEST_F(SaveTest, RemovedAndGoneFeedsLeaveTheirShowInactive) {
+  const auto a = listed_feed("https://a.example/feed");
+  const auto b = listed_feed("https://b.example/feed");
+  db().record_success(a, k_meta, show("Alpha"), k_now, k_next);
+  db().record_success(b, k_meta, show("Beta"), k_now, k_next);
+  db().remove_feed("https://a.example/feed");
+  db().record_failure(b, 410, "HTTP 410", true, k_now + 10, k_next);
+  EXPECT_FALSE(db().load_show("https://a.example/feed")->active);
+  EXPECT_FALSE(db().load_show("https://b.example/feed")->active);
+
+  // Re-added and fetched again, the show is back under its old slug.
+  const auto slug = db().load_show("https://a.example/feed")->slug;
+  db().add_feed("https://a.example/feed", k_now + 20);
+  EXPECT_EQ(db().record_success(a, k_meta, show("Alpha"), k_now + 30, k_next).show_slug, slug);
+  EXPECT_TRUE(db().load_show("https://a.example/feed")->active);
+}
+
+TEST_F(SaveTest, AFeedRemovedDuringItsFetchStaysRemoved) {
+  const auto id = listed_feed("https://a.example/feed");
+  ASSERT_EQ(db().claim_due_feeds(1, false, k_now, 600).size(), 1u);
+  db().remove_feed("https://a.example/feed");
+  db().record_success(id, k_meta, show("Alpha"), k_now, k_next);
+  EXPECT_EQ(db().find_feed("https://a.example/feed")->status, FeedStatus::removed);
+  EXPECT_FALSE(db().load_show("https://a.example/feed")->active);
+}
+
+TEST_F(SaveTest, HostileEpisodeTextIsStoredAndRecognizedAgain) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = show(bytes("Bad\0Bytes \xff\xfe"));
+  feed::Episode long_guid = episode(std::string(5000, 'g'), "Long guid", k_now);
+  feed::Episode long_guid_twin = episode(std::string(5000, 'g') + "h", "Long guid twin", k_now);
+  feed::Episode bad_text = episode("bad", bytes("Title\0with nul \xc3"), k_now);
+  feed::Episode far_future = episode("future", "Far future", 99'999'999'999'999);
+  s.episodes = {long_guid, long_guid_twin, bad_text, far_future};
+  EXPECT_EQ(db().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
+  EXPECT_EQ(db().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
+  const auto stored = db().load_show("https://a.example/feed").value();
+  ASSERT_EQ(stored.show.episodes.size(), 4u);
+  for (const auto& e : stored.show.episodes) {
+    EXPECT_EQ(e.title.find('\0'), std::string::npos);
+  }
+  EXPECT_EQ(db().stats().removed_episodes, 0);
+}
+
+TEST_F(SaveTest, DuplicateKeysInOneDocumentAreStoredOnce) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = show("Dupes");
+  s.episodes = {episode("same", "One", k_now), episode("same", "Two", k_now - 10)};
+  EXPECT_EQ(db().record_success(id, k_meta, s, k_now, k_next).new_episodes, 1);
+  EXPECT_EQ(db().load_show("https://a.example/feed")->show.episodes.at(0).title, "One");
+}
+
+} // namespace
+} // namespace podcrawl::store

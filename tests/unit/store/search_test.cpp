@@ -1,0 +1,122 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "store_fixture.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+constexpr std::int64_t k_now = 1'750'000'000;
+constexpr std::int64_t k_next = k_now + 3600;
+const FetchMeta k_meta{};
+
+class SearchTest : public StoreTest {
+protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    if (IsSkipped()) {
+      return;
+    }
+    feed::Show english = show("The Learning Podcast", "en-US");
+    english.description = "<p>Conversations about <b>libraries</b> and reading.</p>";
+    english.episodes = {episode("en-1", "Running a marathon", k_now),
+                        episode("en-2", "Gardening basics", k_now - 100)};
+    feed::Show arabic = show("المكتبات العربية", "ar");
+    arabic.description = "<p>حوارات عن التقنية والقراءة</p>";
+    arabic.author = "فريق البودكاست";
+    arabic.episodes = {episode("ar-1", "مستقبل التقنية في العالم العربي", k_now)};
+    feed::Show unknown = show("Kitabu cha podcasts", "sw");
+    m_english_slug =
+        db().record_success(listed_feed("https://en.example/feed"), k_meta, english, k_now, k_next)
+            .show_slug;
+    m_arabic_slug =
+        db().record_success(listed_feed("https://ar.example/feed"), k_meta, arabic, k_now, k_next)
+            .show_slug;
+    m_unknown_slug =
+        db().record_success(listed_feed("https://sw.example/feed"), k_meta, unknown, k_now, k_next)
+            .show_slug;
+  }
+
+  static bool has_show_hit(const std::vector<SearchHit>& hits, const std::string& slug) {
+    for (const auto& hit : hits) {
+      if (hit.show_slug == slug && hit.episode_slug.empty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  std::string m_english_slug;
+  std::string m_arabic_slug;
+  std::string m_unknown_slug;
+};
+
+TEST_F(SearchTest, EnglishQueriesAreStemmed) {
+  const auto hits = db().search("podcasts", "en", 10);
+  ASSERT_TRUE(has_show_hit(hits, m_english_slug));
+  EXPECT_FALSE(has_show_hit(hits, m_arabic_slug));
+  EXPECT_EQ(hits.front().show_title, "The Learning Podcast");
+  EXPECT_EQ(hits.front().language, "en-US");
+  EXPECT_TRUE(has_show_hit(db().search("library", "en", 10), m_english_slug));
+}
+
+TEST_F(SearchTest, ArabicQueriesAreStemmed) {
+  // "مكتبة" (a library) finds "المكتبات" (the libraries) only through Arabic stemming.
+  EXPECT_TRUE(has_show_hit(db().search("مكتبة", "ar", 10), m_arabic_slug));
+  EXPECT_TRUE(has_show_hit(db().search("تقنية", "ar", 10), m_arabic_slug));
+  EXPECT_FALSE(has_show_hit(db().search("مكتبة", "", 10), m_english_slug));
+}
+
+TEST_F(SearchTest, WithoutALanguageEachShowIsSearchedInItsOwn) {
+  EXPECT_TRUE(has_show_hit(db().search("podcasts", "", 10), m_english_slug));
+  EXPECT_TRUE(has_show_hit(db().search("مكتبة", "", 10), m_arabic_slug));
+}
+
+TEST_F(SearchTest, ShowsInOtherLanguagesMatchWordForWord) {
+  EXPECT_TRUE(has_show_hit(db().search("kitabu", "", 10), m_unknown_slug));
+  // No stemming for Swahili: the singular does not find the plural.
+  EXPECT_FALSE(has_show_hit(db().search("podcast", "", 10), m_unknown_slug));
+}
+
+TEST_F(SearchTest, EpisodesAreFoundWithTheirShow) {
+  const auto hits = db().search("marathons", "en", 10);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].show_slug, m_english_slug);
+  EXPECT_EQ(hits[0].episode_title, "Running a marathon");
+  EXPECT_FALSE(hits[0].episode_slug.empty());
+  EXPECT_GT(hits[0].rank, 0);
+
+  const auto arabic = db().search("مستقبل", "ar", 10);
+  ASSERT_EQ(arabic.size(), 1u);
+  EXPECT_EQ(arabic[0].show_slug, m_arabic_slug);
+  EXPECT_FALSE(arabic[0].episode_slug.empty());
+}
+
+TEST_F(SearchTest, EpisodesGoneFromTheirFeedAreNotFound) {
+  feed::Show english = show("The Learning Podcast", "en-US");
+  english.episodes = {episode("en-2", "Gardening basics", k_now - 100)};
+  db().record_success(db().find_feed("https://en.example/feed")->id, k_meta, english, k_now + 10,
+                      k_next);
+  EXPECT_TRUE(db().search("marathon", "en", 10).empty());
+  EXPECT_EQ(db().search("gardening", "en", 10).size(), 1u);
+}
+
+TEST_F(SearchTest, ResultsAreLimitedAndEmptyQueriesFindNothing) {
+  EXPECT_EQ(db().search("podcasts OR gardening OR marathon", "en", 1).size(), 1u);
+  EXPECT_GE(db().search("podcasts OR gardening OR marathon", "en", 10).size(), 3u);
+  EXPECT_TRUE(db().search("", "en", 10).empty());
+  EXPECT_TRUE(db().search("podcasts", "en", 0).empty());
+}
+
+TEST_F(SearchTest, QuerySyntaxFromUsersIsNeverAnError) {
+  for (const char* query :
+       {"\"unterminated", "a & | ! ( ) :*", "-", "OR", "'; DROP TABLE shows; --"}) {
+    EXPECT_NO_THROW(db().search(query, "en", 10)) << query;
+  }
+  EXPECT_EQ(db().stats().shows, 3);
+}
+
+} // namespace
+} // namespace podcrawl::store

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "podcrawl/feed/model.hpp"
+#include "podcrawl/store/database.hpp"
+#include "support/temp_database.hpp"
+
+namespace podcrawl::store {
+
+inline const std::filesystem::path k_sql_dir = std::filesystem::path(PODCRAWL_SOURCE_DIR) / "sql";
+
+// A migrated, empty database of its own for each test.
+class StoreTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!testing::TempDatabase::available()) {
+      GTEST_SKIP() << testing::TempDatabase::skip_reason();
+    }
+    m_temp = std::make_unique<testing::TempDatabase>();
+    m_db = std::make_unique<Database>(m_temp->url());
+    m_db->migrate(k_sql_dir);
+  }
+
+  Database& db() { return *m_db; }
+  const std::string& url() const { return m_temp->url(); }
+
+  // Add a feed and return its id.
+  std::int64_t listed_feed(const std::string& url, std::int64_t now = 1000) {
+    db().add_feed(url, now);
+    return db().find_feed(url).value().id;
+  }
+
+  std::unique_ptr<testing::TempDatabase> m_temp;
+  std::unique_ptr<Database> m_db;
+};
+
+inline feed::Episode episode(const std::string& guid, const std::string& title,
+                             std::optional<std::int64_t> published) {
+  feed::Episode e;
+  e.guid = guid;
+  e.title = title;
+  e.published = published;
+  e.enclosure_url = "https://cdn.example.org/" + guid + ".mp3";
+  e.enclosure_type = "audio/mpeg";
+  return e;
+}
+
+inline feed::Show show(const std::string& title, const std::string& language = "en") {
+  feed::Show s;
+  s.title = title;
+  s.language = language;
+  s.link = "https://example.org/";
+  s.description = "<p>About " + title + "</p>";
+  s.author = "Example Author";
+  s.categories = {"Technology"};
+  return s;
+}
+
+} // namespace podcrawl::store
