@@ -23,9 +23,9 @@ public:
   Localizer(Localizer&&) noexcept;
   Localizer& operator=(Localizer&&) noexcept;
 
-  const std::string& tag() const;          // "ar"
-  bool right_to_left() const;              // dir="rtl"
-  const std::string& native_name() const;  // "العربية"
+  const std::string& tag() const;         // "ar"
+  bool right_to_left() const;             // dir="rtl"
+  const std::string& native_name() const; // "العربية"
 
   // A plain catalog string; throws core::EnvironmentError for an unknown key.
   std::string text(std::string_view key) const;

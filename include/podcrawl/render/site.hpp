@@ -11,17 +11,17 @@ namespace podcrawl::render {
 
 struct RenderOptions {
   std::filesystem::path out_dir;
-  std::vector<std::string> locales;  // each must have a catalog
-  std::string site_url;              // absolute base for sitemap.xml and hreflang links
-  std::int64_t now = 0;              // the time relative dates are measured from
-  std::filesystem::path templates_dir;  // templates/*.mustache
-  std::filesystem::path locales_dir;    // config/locales/*.toml
+  std::vector<std::string> locales;    // each must have a catalog
+  std::string site_url;                // absolute base for sitemap.xml and hreflang links
+  std::int64_t now = 0;                // the time relative dates are measured from
+  std::filesystem::path templates_dir; // templates/*.mustache
+  std::filesystem::path locales_dir;   // config/locales/*.toml
 };
 
 struct RenderSummary {
-  std::int64_t pages = 0;             // HTML pages written, the language chooser included
-  std::int64_t skipped_shows = 0;     // inactive, untitled, or without a usable unique slug
-  std::int64_t skipped_episodes = 0;  // without a usable slug unique within their show
+  std::int64_t pages = 0;            // HTML pages written, the language chooser included
+  std::int64_t skipped_shows = 0;    // inactive, untitled, or without a usable unique slug
+  std::int64_t skipped_episodes = 0; // without a usable slug unique within their show
 };
 
 // Write the static site (layout in the SPEC) for the given page models. Feeds' text is
@@ -31,6 +31,7 @@ struct RenderSummary {
 // Shows that are inactive (feed removed or gone) or have no title get no pages; neither do
 // shows or episodes whose slug is not lower-case ASCII letters, digits and '-'. Output depends
 // only on the arguments: the same shows, options and `now` give byte-identical files.
-RenderSummary render_site(const std::vector<store::StoredShow>& shows, const RenderOptions& options);
+RenderSummary render_site(const std::vector<store::StoredShow>& shows,
+                          const RenderOptions& options);
 
 } // namespace podcrawl::render

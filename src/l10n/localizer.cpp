@@ -1,0 +1,273 @@
+#include "podcrawl/l10n/localizer.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include <unicode/calendar.h>
+#include <unicode/coll.h>
+#include <unicode/datefmt.h>
+#include <unicode/gregocal.h>
+#include <unicode/msgfmt.h>
+#include <unicode/numberformatter.h>
+#include <unicode/reldatefmt.h>
+#include <unicode/timezone.h>
+
+#include "l10n_internal.hpp"
+#include "podcrawl/core/error.hpp"
+
+namespace podcrawl::l10n {
+
+namespace {
+
+using internal::from_utf8;
+using internal::to_utf8;
+
+constexpr std::int64_t k_minute = 60;
+constexpr std::int64_t k_hour = 60 * k_minute;
+constexpr std::int64_t k_day = 24 * k_hour;
+constexpr std::int64_t k_week = 7 * k_day;
+// Under two months "5 weeks ago" says more than "1 month ago".
+constexpr int32_t k_min_months = 2;
+constexpr double k_milliseconds = 1000.0;
+// Feed dates are hostile; anything beyond year 9999 either way is clamped.
+constexpr std::int64_t k_max_abs_time = 253402300799;
+
+void check(UErrorCode status, const std::string& what) {
+  if (U_FAILURE(status)) {
+    throw core::EnvironmentError(what + ": " + u_errorName(status));
+  }
+}
+
+icu::Locale make_locale(const internal::Catalog& catalog) {
+  UErrorCode status = U_ZERO_ERROR;
+  icu::Locale locale = icu::Locale::forLanguageTag(catalog.icu_locale, status);
+  check(status, "locale " + catalog.tag + ": bad icu locale " + catalog.icu_locale);
+  char numbers[32] = {};
+  locale.getKeywordValue("numbers", numbers, sizeof numbers, status);
+  if (U_FAILURE(status) || numbers[0] == '\0') {
+    throw core::EnvironmentError("locale " + catalog.tag + ": icu locale " + catalog.icu_locale +
+                                 " must pin a numbering system (-u-nu-…)");
+  }
+  return locale;
+}
+
+} // namespace
+
+struct Localizer::Impl {
+  internal::Catalog catalog;
+  icu::Locale locale;
+  std::map<std::string, std::unique_ptr<icu::MessageFormat>, std::less<>> messages;
+  icu::number::LocalizedNumberFormatter numbers;
+  icu::number::LocalizedNumberFormatter plain_digits; // no grouping, for clock-style durations
+  icu::number::LocalizedNumberFormatter two_digits;   // zero-filled minutes and seconds
+  std::unique_ptr<icu::RelativeDateTimeFormatter> relative;
+  std::unique_ptr<icu::DateFormat> dates;
+  std::unique_ptr<icu::Calendar> calendar;
+  std::unique_ptr<icu::Collator> collator;
+  // ICU's message, date, calendar and relative formatters are not safe for concurrent use.
+  std::mutex mutex;
+
+  const icu::MessageFormat& message(std::string_view key) const {
+    const auto found = messages.find(key);
+    if (found == messages.end()) {
+      throw core::EnvironmentError("locale " + catalog.tag + " has no message \"" +
+                                   std::string(key) + "\"");
+    }
+    return *found->second;
+  }
+
+  std::string apply(std::string_view key, const icu::Formattable* arguments, int32_t count) {
+    std::lock_guard lock(mutex);
+    UErrorCode status = U_ZERO_ERROR;
+    icu::UnicodeString result;
+    icu::FieldPosition position;
+    message(key).format(arguments, count, result, position, status);
+    check(status, "locale " + catalog.tag + ": message " + std::string(key));
+    return to_utf8(result);
+  }
+
+  void compile_messages() {
+    for (const auto& [key, pattern] : catalog.messages) {
+      UErrorCode status = U_ZERO_ERROR;
+      UParseError parse_error{};
+      auto format =
+          std::make_unique<icu::MessageFormat>(from_utf8(pattern), locale, parse_error, status);
+      check(status, "locale " + catalog.tag + ": message \"" + key + "\" does not compile");
+      messages.emplace(key, std::move(format));
+    }
+  }
+
+  void create_formatters() {
+    using icu::number::NumberFormatter;
+    numbers = NumberFormatter::withLocale(locale);
+    plain_digits = NumberFormatter::withLocale(locale).grouping(UNUM_GROUPING_OFF);
+    two_digits = plain_digits.integerWidth(icu::number::IntegerWidth::zeroFillTo(2));
+
+    const std::string what = "locale " + catalog.tag + ": ICU formatters";
+    UErrorCode status = U_ZERO_ERROR;
+    relative = std::make_unique<icu::RelativeDateTimeFormatter>(
+        locale, nullptr, UDAT_STYLE_LONG, UDISPCTX_CAPITALIZATION_NONE, status);
+    check(status, what);
+    dates.reset(icu::DateFormat::createDateInstance(icu::DateFormat::kMedium, locale));
+    if (!dates) {
+      throw core::EnvironmentError(what);
+    }
+    dates->setTimeZone(*icu::TimeZone::getGMT());
+    // Differences are counted in Gregorian years and months whatever the locale's calendar.
+    calendar = std::make_unique<icu::GregorianCalendar>(*icu::TimeZone::getGMT(), locale, status);
+    check(status, what);
+    collator.reset(icu::Collator::createInstance(locale, status));
+    check(status, what);
+  }
+};
+
+namespace {
+
+std::string format_integer(const icu::number::LocalizedNumberFormatter& formatter, std::int64_t n) {
+  UErrorCode status = U_ZERO_ERROR;
+  const auto formatted = formatter.formatInt(n, status);
+  std::string result = to_utf8(formatted.toString(status));
+  check(status, "number format");
+  return result;
+}
+
+// The relative unit and count for an interval from earlier to later (earlier <= later).
+std::pair<URelativeDateTimeUnit, std::int64_t> pick_unit(icu::Calendar& calendar,
+                                                         std::int64_t earlier, std::int64_t later) {
+  UErrorCode status = U_ZERO_ERROR;
+  const double target = static_cast<double>(later) * k_milliseconds;
+  calendar.setTime(static_cast<double>(earlier) * k_milliseconds, status);
+  // fieldDifference advances the calendar, so months are counted after the whole years.
+  const int32_t years = calendar.fieldDifference(target, UCAL_YEAR, status);
+  const int32_t months = calendar.fieldDifference(target, UCAL_MONTH, status);
+  check(status, "calendar difference");
+  const std::int64_t seconds = later - earlier;
+  if (years >= 1) {
+    return {UDAT_REL_UNIT_YEAR, years};
+  }
+  if (months >= k_min_months) {
+    return {UDAT_REL_UNIT_MONTH, months};
+  }
+  if (seconds >= k_week) {
+    return {UDAT_REL_UNIT_WEEK, seconds / k_week};
+  }
+  if (seconds >= k_day) {
+    return {UDAT_REL_UNIT_DAY, seconds / k_day};
+  }
+  if (seconds >= k_hour) {
+    return {UDAT_REL_UNIT_HOUR, seconds / k_hour};
+  }
+  return {UDAT_REL_UNIT_MINUTE, seconds / k_minute};
+}
+
+} // namespace
+
+Localizer::Localizer(const std::filesystem::path& locales_dir, std::string_view tag)
+    : m_impl(std::make_unique<Impl>()) {
+  m_impl->catalog = internal::load_catalog(locales_dir, tag);
+  m_impl->locale = make_locale(m_impl->catalog);
+  m_impl->compile_messages();
+  m_impl->create_formatters();
+}
+
+Localizer::~Localizer() = default;
+Localizer::Localizer(Localizer&&) noexcept = default;
+Localizer& Localizer::operator=(Localizer&&) noexcept = default;
+
+const std::string& Localizer::tag() const {
+  return m_impl->catalog.tag;
+}
+bool Localizer::right_to_left() const {
+  return m_impl->catalog.right_to_left;
+}
+const std::string& Localizer::native_name() const {
+  return m_impl->catalog.native_name;
+}
+
+std::string Localizer::text(std::string_view key) const {
+  return m_impl->apply(key, nullptr, 0);
+}
+
+std::string Localizer::count(std::string_view key, std::int64_t n) const {
+  const icu::Formattable arguments[] = {icu::Formattable(static_cast<int64_t>(n))};
+  return m_impl->apply(key, arguments, 1);
+}
+
+std::string Localizer::format(std::string_view key, std::string_view argument) const {
+  const icu::Formattable arguments[] = {icu::Formattable(from_utf8(argument))};
+  return m_impl->apply(key, arguments, 1);
+}
+
+std::string Localizer::relative_time(std::int64_t then, std::int64_t now) const {
+  then = std::clamp(then, -k_max_abs_time, k_max_abs_time);
+  now = std::clamp(now, -k_max_abs_time, k_max_abs_time);
+  std::lock_guard lock(m_impl->mutex);
+  const bool past = then <= now;
+  const auto [unit, amount] =
+      pick_unit(*m_impl->calendar, std::min(then, now), std::max(then, now));
+  UErrorCode status = U_ZERO_ERROR;
+  icu::UnicodeString result;
+  if (amount == 0) {
+    m_impl->relative->format(UDAT_DIRECTION_PLAIN, UDAT_ABSOLUTE_NOW, result, status);
+  } else {
+    const auto offset = static_cast<double>(past ? -amount : amount);
+    m_impl->relative->formatNumeric(offset, unit, result, status);
+  }
+  check(status, "relative time");
+  return to_utf8(result);
+}
+
+std::string Localizer::number(std::int64_t n) const {
+  return format_integer(m_impl->numbers, n);
+}
+
+std::string Localizer::duration(std::int64_t seconds) const {
+  seconds = std::max<std::int64_t>(seconds, 0);
+  const std::int64_t hours = seconds / k_hour;
+  const std::int64_t minutes = seconds % k_hour / k_minute;
+  const std::string clock_seconds = format_integer(m_impl->two_digits, seconds % k_minute);
+  if (hours > 0) {
+    return format_integer(m_impl->plain_digits, hours) + ":" +
+           format_integer(m_impl->two_digits, minutes) + ":" + clock_seconds;
+  }
+  return format_integer(m_impl->plain_digits, minutes) + ":" + clock_seconds;
+}
+
+std::string Localizer::date(std::int64_t t) const {
+  t = std::clamp(t, -k_max_abs_time, k_max_abs_time);
+  std::lock_guard lock(m_impl->mutex);
+  icu::UnicodeString result;
+  m_impl->dates->format(static_cast<UDate>(t) * k_milliseconds, result);
+  return to_utf8(result);
+}
+
+bool Localizer::collate_less(std::string_view a, std::string_view b) const {
+  std::lock_guard lock(m_impl->mutex);
+  UErrorCode status = U_ZERO_ERROR;
+  const auto order = m_impl->collator->compareUTF8(
+      icu::StringPiece(a.data(), static_cast<int32_t>(a.size())),
+      icu::StringPiece(b.data(), static_cast<int32_t>(b.size())), status);
+  check(status, "collation");
+  return order == UCOL_LESS;
+}
+
+std::vector<std::string> available_locales(const std::filesystem::path& locales_dir) {
+  std::vector<std::string> tags;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(locales_dir, error)) {
+    const auto& file = entry.path();
+    if (entry.is_regular_file(error) && file.extension() == ".toml" &&
+        internal::is_valid_tag(file.stem().string())) {
+      tags.push_back(file.stem().string());
+    }
+  }
+  if (error) {
+    throw core::EnvironmentError("cannot list locale catalogs in " + locales_dir.string() + ": " +
+                                 error.message());
+  }
+  std::sort(tags.begin(), tags.end());
+  return tags;
+}
+
+} // namespace podcrawl::l10n

@@ -1,0 +1,140 @@
+#include <algorithm>
+
+#include "podcrawl/html/sanitize.hpp"
+#include "render_internal.hpp"
+
+namespace podcrawl::render::internal {
+
+namespace {
+
+// Catalog strings the templates use as {{t.key}}.
+constexpr const char* k_interface_keys[] = {
+    "site_name",  "site_tagline",   "choose_language", "languages",    "skip_to_content",
+    "home_title", "all_podcasts",   "categories",      "episode_list", "duration",
+    "listen",     "download_audio", "audio_fallback",  "website",      "episode_page",
+    "rss_feed",   "explicit",       "no_podcasts",     "footer",
+};
+
+Data interface_strings(const l10n::Localizer& localizer) {
+  Data strings;
+  for (const char* key : k_interface_keys) {
+    strings.set(key, localizer.text(key));
+  }
+  return strings;
+}
+
+Data alternates(const Site& site, std::string_view path) {
+  Data list{Data::type::list};
+  for (const auto& localizer : site.localizers) {
+    Data link;
+    link.set("hreflang", localizer.tag());
+    link.set("href", page_url(site, localizer.tag(), path));
+    list.push_back(link);
+  }
+  Data fallback;
+  fallback.set("hreflang", "x-default");
+  fallback.set("href", default_url(site, path));
+  list.push_back(fallback);
+  return list;
+}
+
+Data language_links(const Site& site, const l10n::Localizer& current, std::string_view path) {
+  const std::string to_site_root = relative_prefix(path) + "../";
+  Data list{Data::type::list};
+  for (const auto& localizer : site.localizers) {
+    Data link;
+    link.set("href", to_site_root + localizer.tag() + "/" + std::string(path));
+    link.set("tag", localizer.tag());
+    link.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
+    link.set("name", localizer.native_name());
+    link.set("current", localizer.tag() == current.tag());
+    list.push_back(link);
+  }
+  return list;
+}
+
+} // namespace
+
+std::string relative_prefix(std::string_view path) {
+  std::string prefix;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(std::count(path.begin(), path.end(), '/'));
+       ++i) {
+    prefix += "../";
+  }
+  return prefix;
+}
+
+std::string relative_link(std::string_view from_path, std::string_view to_path) {
+  // Skip the folders both paths share, then climb out of the rest of from_path.
+  std::size_t shared = 0;
+  for (std::size_t i = 0; i < from_path.size() && i < to_path.size(); ++i) {
+    if (from_path[i] != to_path[i]) {
+      break;
+    }
+    if (from_path[i] == '/') {
+      shared = i + 1;
+    }
+  }
+  std::string link =
+      relative_prefix(from_path.substr(shared)) + std::string(to_path.substr(shared));
+  return link.empty() ? "./" : link;
+}
+
+std::string page_url(const Site& site, std::string_view tag, std::string_view path) {
+  return site.site_url + "/" + std::string(tag) + "/" + std::string(path);
+}
+
+std::string default_url(const Site& site, std::string_view path) {
+  if (path.empty()) {
+    return site.site_url + "/";
+  }
+  return page_url(site, site.localizers.front().tag(), path);
+}
+
+Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_view path,
+                std::string_view page_title) {
+  Data data;
+  data.set("lang", localizer.tag());
+  data.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
+  data.set("page_title", std::string(page_title));
+  data.set("canonical", page_url(site, localizer.tag(), path));
+  data.set("alternates", alternates(site, path));
+  data.set("home_href", relative_link(path, ""));
+  data.set("has_languages", site.localizers.size() > 1);
+  data.set("languages", language_links(site, localizer, path));
+  data.set("t", interface_strings(localizer));
+  data.set("has_description", false);
+  return data;
+}
+
+void set_meta_description(Data& data, std::string_view html) {
+  const std::string text = html::plain_text(html, k_meta_description_chars);
+  data.set("has_description", !text.empty());
+  data.set("description", text);
+}
+
+Data root_page(const Site& site) {
+  const auto& first = site.localizers.front();
+  Data data = page_frame(site, first, "", first.text("site_name"));
+  data.set("canonical", default_url(site, ""));
+  data.set("home_href", "./");
+  data.set("has_languages", false);
+  Data locales{Data::type::list};
+  std::string tags_json = "[";
+  for (const auto& localizer : site.localizers) {
+    Data locale;
+    locale.set("href", localizer.tag() + "/");
+    locale.set("tag", localizer.tag());
+    locale.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
+    locale.set("name", localizer.native_name());
+    locale.set("prompt", localizer.text("choose_language"));
+    locales.push_back(locale);
+    // Tags are letters, digits and '-' (checked when the catalog loads): safe in a script.
+    tags_json += (tags_json.size() > 1 ? ",\"" : "\"") + localizer.tag() + "\"";
+  }
+  data.set("locales", locales);
+  data.set("tags_json", tags_json + "]");
+  return data;
+}
+
+} // namespace podcrawl::render::internal

@@ -1,0 +1,172 @@
+#include "podcrawl/render/site.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "podcrawl/core/error.hpp"
+#include "render_internal.hpp"
+
+namespace podcrawl::render {
+
+namespace internal {
+
+namespace {
+
+std::string read_template(const std::filesystem::path& dir, std::string_view name) {
+  const auto file = dir / (std::string(name) + ".mustache");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw core::EnvironmentError("cannot read template " + file.string());
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void compile_template(Template& target, const std::filesystem::path& dir, std::string_view name) {
+  Template compiled{read_template(dir, name)};
+  if (!compiled.is_valid()) {
+    throw core::EnvironmentError("template " + std::string(name) + ": " + compiled.error_message());
+  }
+  target = std::move(compiled);
+}
+
+} // namespace
+
+Templates load_templates(const std::filesystem::path& dir) {
+  Templates templates;
+  templates.head = read_template(dir, "head");
+  templates.foot = read_template(dir, "foot");
+  templates.show_list = read_template(dir, "show_list");
+  compile_template(templates.root, dir, "root");
+  compile_template(templates.home, dir, "home");
+  compile_template(templates.category, dir, "category");
+  compile_template(templates.show, dir, "show");
+  compile_template(templates.episode, dir, "episode");
+  return templates;
+}
+
+void write_file_atomically(const std::filesystem::path& file, std::string_view content) {
+  std::error_code error;
+  std::filesystem::create_directories(file.parent_path(), error);
+  const auto temporary = file.parent_path() / ("." + file.filename().string() + ".tmp-" +
+                                               std::to_string(static_cast<long>(::getpid())));
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.close();
+    if (!out) {
+      std::filesystem::remove(temporary, error);
+      throw core::EnvironmentError("cannot write " + temporary.string());
+    }
+  }
+  std::filesystem::rename(temporary, file, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    throw core::EnvironmentError("cannot write " + file.string() + ": " + error.message());
+  }
+}
+
+} // namespace internal
+
+namespace {
+
+using internal::Data;
+
+std::string normalized_site_url(std::string url) {
+  if (internal::http_url_or_empty(url).empty()) {
+    throw core::UsageError("the site URL must be an absolute http(s) URL, not \"" + url + "\"");
+  }
+  while (!url.empty() && url.back() == '/') {
+    url.pop_back();
+  }
+  return url;
+}
+
+std::vector<l10n::Localizer> load_localizers(const RenderOptions& options) {
+  if (options.locales.empty()) {
+    throw core::UsageError("no locales to render");
+  }
+  std::vector<l10n::Localizer> localizers;
+  for (const auto& tag : options.locales) {
+    for (const auto& loaded : localizers) {
+      if (loaded.tag() == tag) {
+        throw core::UsageError("locale \"" + tag + "\" listed twice");
+      }
+    }
+    localizers.emplace_back(options.locales_dir, tag);
+  }
+  return localizers;
+}
+
+// Renders pages into the output folder and counts them.
+class PageWriter {
+public:
+  PageWriter(internal::Templates& templates, const std::filesystem::path& out_dir)
+      : m_templates(templates), m_out_dir(out_dir) {}
+
+  void write(internal::Template& page, Data data, const std::string& folder) {
+    data.set("head", m_templates.head);
+    data.set("foot", m_templates.foot);
+    data.set("show_list", m_templates.show_list);
+    const std::string html = page.render(data);
+    if (!page.is_valid()) {
+      throw core::EnvironmentError("template error in " + folder + ": " + page.error_message());
+    }
+    internal::write_file_atomically(m_out_dir / folder / "index.html", html);
+    ++m_pages;
+  }
+
+  std::int64_t pages() const { return m_pages; }
+
+private:
+  internal::Templates& m_templates;
+  std::filesystem::path m_out_dir;
+  std::int64_t m_pages = 0;
+};
+
+void write_locale(PageWriter& writer, internal::Templates& templates, const internal::Site& site,
+                  const l10n::Localizer& localizer) {
+  const std::string root = localizer.tag() + "/";
+  writer.write(templates.home, internal::home_page(site, localizer), root);
+  for (std::size_t i = 0; i < site.plan.categories.size(); ++i) {
+    writer.write(templates.category, internal::category_page(site, localizer, i),
+                 root + internal::category_path(site.plan.categories[i]));
+  }
+  for (std::size_t i = 0; i < site.plan.shows.size(); ++i) {
+    const auto& show = site.plan.shows[i];
+    writer.write(templates.show, internal::show_page(site, localizer, i),
+                 root + internal::show_path(show));
+    for (const std::size_t episode : show.episodes) {
+      writer.write(templates.episode, internal::episode_page(site, localizer, i, episode),
+                   root + internal::episode_path(show, episode));
+    }
+  }
+}
+
+} // namespace
+
+RenderSummary render_site(const std::vector<store::StoredShow>& shows,
+                          const RenderOptions& options) {
+  const std::vector<l10n::Localizer> localizers = load_localizers(options);
+  internal::Templates templates = internal::load_templates(options.templates_dir);
+  const internal::SitePlan plan = internal::plan_site(shows);
+  const internal::Site site{plan, localizers, normalized_site_url(options.site_url), options.now};
+  PageWriter writer(templates, options.out_dir);
+  writer.write(templates.root, internal::root_page(site), "");
+  for (const auto& localizer : localizers) {
+    write_locale(writer, templates, site, localizer);
+  }
+  for (const auto& file : internal::sitemap_files(site)) {
+    internal::write_file_atomically(options.out_dir / file.name, file.content);
+  }
+  RenderSummary summary;
+  summary.pages = writer.pages();
+  summary.skipped_shows = plan.skipped_shows;
+  summary.skipped_episodes = plan.skipped_episodes;
+  return summary;
+}
+
+} // namespace podcrawl::render
