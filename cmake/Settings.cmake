@@ -2,7 +2,7 @@
 add_library(podcrawl_settings INTERFACE)
 target_compile_options(podcrawl_settings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Woverloaded-virtual
-  -Wnull-dereference -Wimplicit-fallthrough -Wformat=2)
+  -Wimplicit-fallthrough -Wformat=2)
 if(PODCRAWL_WERROR)
   target_compile_options(podcrawl_settings INTERFACE -Werror)
 endif()

@@ -1,3 +1,5 @@
 #include "podcrawl/cli/app.hpp"
 
-int main(int argc, char** argv) { return podcrawl::cli::run(argc, argv); }
+int main(int argc, char** argv) {
+  return podcrawl::cli::run(argc, argv);
+}

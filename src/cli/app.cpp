@@ -27,10 +27,18 @@ public:
               spdlog::memory_buf_t& destination) override {
     for (const char c : message.payload) {
       switch (c) {
-        case '"': destination.append(std::string_view("\\\"")); break;
-        case '\\': destination.append(std::string_view("\\\\")); break;
-        case '\n': destination.append(std::string_view("\\n")); break;
-        case '\t': destination.append(std::string_view("\\t")); break;
+        case '"':
+          destination.append(std::string_view("\\\""));
+          break;
+        case '\\':
+          destination.append(std::string_view("\\\\"));
+          break;
+        case '\n':
+          destination.append(std::string_view("\\n"));
+          break;
+        case '\t':
+          destination.append(std::string_view("\\t"));
+          break;
         default:
           if (static_cast<unsigned char>(c) < 0x20) {
             char escaped[8];
@@ -48,8 +56,8 @@ public:
 };
 
 void setup_logging(const Context& context) {
-  auto logger = std::make_shared<spdlog::logger>(
-      "podcrawl", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  auto logger = std::make_shared<spdlog::logger>("podcrawl",
+                                                 std::make_shared<spdlog::sinks::stderr_sink_mt>());
   if (context.log_format == "json") {
     auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
     formatter->add_flag<JsonMessageFlag>('*').set_pattern(
@@ -58,9 +66,9 @@ void setup_logging(const Context& context) {
   } else {
     logger->set_pattern("podcrawl: %^%l%$: %v");
   }
-  const auto level = context.verbosity > 0    ? spdlog::level::debug
+  const auto level = context.verbosity > 0   ? spdlog::level::debug
                      : context.verbosity < 0 ? spdlog::level::err
-                                              : spdlog::level::info;
+                                             : spdlog::level::info;
   logger->set_level(level);
   spdlog::set_default_logger(std::move(logger));
 }
@@ -132,20 +140,23 @@ nlohmann::json nullable_time(const std::optional<std::int64_t>& t) {
 
 int run(int argc, char** argv) {
   Context context;
-  CLI::App app{"podcrawl: a multilingual podcast directory. Crawls podcast feeds into PostgreSQL "
-               "and renders a localized static site.",
-               "podcrawl"};
+  CLI::App app{
+      "podcrawl: a multilingual podcast directory. Crawls podcast feeds into PostgreSQL "
+      "and renders a localized static site.",
+      "podcrawl"};
   app.set_version_flag("--version", PODCRAWL_VERSION);
   app.require_subcommand(1);
-  app.fallthrough();  // global options may follow the command too
+  app.fallthrough(); // global options may follow the command too
   app.add_option("--config", context.config_file, "TOML configuration file");
   app.add_option("--database-url", context.database_url_option, "PostgreSQL URL");
   app.add_flag("--allow-private-networks", context.allow_private_networks,
                "allow fetching from private, loopback and link-local addresses");
-  app.add_flag_function("-v,--verbose", [&](std::int64_t n) { context.verbosity += static_cast<int>(n); },
-                        "more log output");
-  app.add_flag_function("-q,--quiet", [&](std::int64_t n) { context.verbosity -= static_cast<int>(n); },
-                        "only errors in the log");
+  app.add_flag_function(
+      "-v,--verbose", [&](std::int64_t n) { context.verbosity += static_cast<int>(n); },
+      "more log output");
+  app.add_flag_function(
+      "-q,--quiet", [&](std::int64_t n) { context.verbosity -= static_cast<int>(n); },
+      "only errors in the log");
   app.add_option("--log-format", context.log_format, "log format on stderr")
       ->check(CLI::IsMember({"text", "json"}));
   app.parse_complete_callback([&context] { context.finalize(); });

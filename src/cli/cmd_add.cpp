@@ -25,8 +25,8 @@ struct AddOptions {
 };
 
 struct Candidate {
-  std::string given;  // as the user wrote it
-  std::string url;    // normalized
+  std::string given; // as the user wrote it
+  std::string url;   // normalized
   bool from_opml = false;
 };
 
@@ -115,7 +115,8 @@ std::vector<Candidate> collect(const AddOptions& options) {
     for (const auto& given : bad) {
       std::cout << "error " << given << ": not an http(s) URL\n";
     }
-    throw core::UsageError(std::to_string(bad.size()) + " URL(s) are not http(s) URLs; nothing added");
+    throw core::UsageError(std::to_string(bad.size()) +
+                           " URL(s) are not http(s) URLs; nothing added");
   }
   if (candidates.empty()) {
     throw core::UsageError("add: give at least one URL or --opml FILE");
@@ -149,7 +150,8 @@ void add_add_command(CLI::App& app, Context& context) {
   auto options = std::make_shared<AddOptions>();
   auto* command = app.add_subcommand("add", "add feeds to the crawl list");
   command->add_option("urls", options->urls, "feed or web page URLs");
-  command->add_option("--opml", options->opml_file, "add every feed of an OPML file ('-' for stdin)");
+  command->add_option("--opml", options->opml_file,
+                      "add every feed of an OPML file ('-' for stdin)");
   command->add_flag("--no-discover", options->no_discover,
                     "do not follow an HTML page to the feed it advertises");
   command->add_flag("--check", options->check, "fetch and parse each feed before adding it");

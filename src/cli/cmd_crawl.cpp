@@ -54,15 +54,17 @@ void add_crawl_command(CLI::App& app, Context& context) {
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
       "crawl", "fetch every feed that is due, store what changed, schedule the next fetch");
-  command->add_option("--limit", options->limit, "fetch at most N feeds")->check(CLI::PositiveNumber);
+  command->add_option("--limit", options->limit, "fetch at most N feeds")
+      ->check(CLI::PositiveNumber);
   command->add_option("--concurrency", options->concurrency, "feeds fetched at once")
       ->check(CLI::Range(1, 1024));
-  command->add_option("--deadline", options->deadline,
-                      "start no new fetch after this many seconds (for cron)")
+  command
+      ->add_option("--deadline", options->deadline,
+                   "start no new fetch after this many seconds (for cron)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--all", options->all, "fetch every listed feed, due or not");
   command->callback([options, &context] {
-    context.open_database();  // migrations, and a clear error when the database is unreachable
+    context.open_database(); // migrations, and a clear error when the database is unreachable
     crawl::CrawlOptions crawl_options;
     crawl_options.limit = options->limit;
     crawl_options.concurrency = options->concurrency.value_or(context.config.crawl.concurrency);

@@ -46,8 +46,8 @@ void add_list_command(CLI::App& app, Context& context) {
   command->add_option("--status", options->status, "only feeds with this status")
       ->check(CLI::IsMember({"active", "failing", "gone", "removed", "all"}));
   command->callback([options, &context] {
-    const auto status = options->status == "all" ? std::nullopt
-                                                 : store::parse_feed_status(options->status);
+    const auto status =
+        options->status == "all" ? std::nullopt : store::parse_feed_status(options->status);
     auto database = context.open_database();
     const auto feeds = database->list_feeds(status);
     if (options->json) {

@@ -35,19 +35,19 @@ void serve(const std::string& dir, const std::string& bind, int port) {
   }
   server.set_file_extension_and_mimetype_mapping("html", "text/html; charset=utf-8");
   server.set_file_extension_and_mimetype_mapping("xml", "application/xml; charset=utf-8");
-  server.set_pre_routing_handler([locales](const httplib::Request& request,
-                                            httplib::Response& response) {
-    if (request.path != "/" || !request.has_header("Accept-Language")) {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    const auto locale = negotiate_locale(request.get_header_value("Accept-Language"), locales);
-    if (locale.empty()) {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    response.set_redirect("/" + locale + "/", 302);
-    response.set_header("Vary", "Accept-Language");
-    return httplib::Server::HandlerResponse::Handled;
-  });
+  server.set_pre_routing_handler(
+      [locales](const httplib::Request& request, httplib::Response& response) {
+        if (request.path != "/" || !request.has_header("Accept-Language")) {
+          return httplib::Server::HandlerResponse::Unhandled;
+        }
+        const auto locale = negotiate_locale(request.get_header_value("Accept-Language"), locales);
+        if (locale.empty()) {
+          return httplib::Server::HandlerResponse::Unhandled;
+        }
+        response.set_redirect("/" + locale + "/", 302);
+        response.set_header("Vary", "Accept-Language");
+        return httplib::Server::HandlerResponse::Handled;
+      });
   server.set_logger([](const httplib::Request& request, const httplib::Response& response) {
     spdlog::debug("{} {} {}", request.method, request.path, response.status);
   });
@@ -67,12 +67,13 @@ void add_serve_command(CLI::App& app, Context&) {
     int port = 8080;
   };
   auto options = std::make_shared<Options>();
-  auto* command = app.add_subcommand(
-      "serve", "serve a rendered site; / picks the locale from Accept-Language");
+  auto* command =
+      app.add_subcommand("serve", "serve a rendered site; / picks the locale from Accept-Language");
   command->add_option("--dir", options->dir, "the rendered site")->required();
   command->add_option("--bind", options->bind, "address to listen on")->capture_default_str();
   command->add_option("--port", options->port, "port")
-      ->capture_default_str()->check(CLI::Range(1, 65535));
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535));
   command->callback([options] { serve(options->dir, options->bind, options->port); });
 }
 

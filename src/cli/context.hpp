@@ -17,7 +17,7 @@ struct Context {
   std::string config_file;
   std::string database_url_option;
   bool allow_private_networks = false;
-  int verbosity = 0;  // -v counts up, -q down
+  int verbosity = 0; // -v counts up, -q down
   std::string log_format = "text";
   core::Config config;
 
@@ -44,9 +44,10 @@ void add_search_command(CLI::App& app, Context& context);
 void add_stats_command(CLI::App& app, Context& context);
 
 // Helpers shared by commands.
-std::string read_input(const std::string& source);  // a file, or "-" for stdin; UsageError if unreadable
-std::string format_optional_time(const std::optional<std::int64_t>& t);  // ISO 8601 or "-"
-nlohmann::json nullable(const std::string& text);                         // null when empty
-nlohmann::json nullable_time(const std::optional<std::int64_t>& t);       // ISO 8601 or null
+std::string read_input(
+    const std::string& source); // a file, or "-" for stdin; UsageError if unreadable
+std::string format_optional_time(const std::optional<std::int64_t>& t); // ISO 8601 or "-"
+nlohmann::json nullable(const std::string& text);                       // null when empty
+nlohmann::json nullable_time(const std::optional<std::int64_t>& t);     // ISO 8601 or null
 
 } // namespace podcrawl::cli

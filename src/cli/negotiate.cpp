@@ -9,7 +9,7 @@ namespace podcrawl::cli {
 namespace {
 
 struct Range {
-  std::string tag;  // lower case
+  std::string tag; // lower case
   double quality = 1.0;
   std::size_t order = 0;
 };
@@ -58,7 +58,9 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::string primary(std::string_view tag) { return std::string(tag.substr(0, tag.find('-'))); }
+std::string primary(std::string_view tag) {
+  return std::string(tag.substr(0, tag.find('-')));
+}
 
 } // namespace
 

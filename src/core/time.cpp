@@ -137,8 +137,8 @@ std::optional<UnixSeconds> parse_iso8601(std::string_view text) {
   if (!day || *month < 1 || *month > 12 || *day < 1 || *day > 31) {
     return std::nullopt;
   }
-  std::int64_t result = days_from_civil(*year, static_cast<unsigned>(*month),
-                                        static_cast<unsigned>(*day)) * 86400;
+  std::int64_t result =
+      days_from_civil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day)) * 86400;
   if (pos == text.size()) {
     return result;
   }
@@ -152,7 +152,7 @@ std::optional<UnixSeconds> parse_iso8601(std::string_view text) {
   }
   result += *seconds;
   if (pos == text.size()) {
-    return result;  // no zone: taken as UTC
+    return result; // no zone: taken as UTC
   }
   const auto offset = read_offset(text, pos);
   if (!offset || pos != text.size()) {

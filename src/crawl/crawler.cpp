@@ -25,8 +25,7 @@ namespace {
 // A feed is leased for longer than any single fetch may take, so a crashed crawler's claims
 // expire on their own.
 std::int64_t lease_seconds(const core::FetchConfig& fetch) {
-  return (fetch.total_timeout_seconds + fetch.connect_timeout_seconds) *
-             (fetch.max_redirects + 1) +
+  return (fetch.total_timeout_seconds + fetch.connect_timeout_seconds) * (fetch.max_redirects + 1) +
          60;
 }
 
@@ -48,6 +47,7 @@ public:
 private:
   void work();
   bool take_slot();
+  std::optional<store::FeedRecord> claim(store::Database& database, std::int64_t lease);
   void process(store::Database& database, const store::FeedRecord& feed);
   void store_fetched(store::Database& database, const store::FeedRecord& feed,
                      const fetch::FetchResult& result);
@@ -66,6 +66,8 @@ private:
   CrawlSummary m_summary;
   std::mt19937_64 m_random{std::random_device{}()};
   std::exception_ptr m_error;
+  std::mutex m_cursor_mutex;
+  std::int64_t m_cursor = 0; // with --all: the highest feed id claimed so far
 };
 
 CrawlSummary Run::execute() {
@@ -107,18 +109,37 @@ bool Run::take_slot() {
   return true;
 }
 
+// One due feed, or nullopt when none is left. With --all the workers walk the list by id
+// together, so the run reaches every feed once.
+std::optional<store::FeedRecord> Run::claim(store::Database& database, std::int64_t lease) {
+  std::vector<store::FeedRecord> claimed;
+  if (m_options.all) {
+    std::lock_guard lock(m_cursor_mutex);
+    claimed = database.claim_due_feeds(1, true, core::now(), lease, m_cursor);
+    if (!claimed.empty()) {
+      m_cursor = claimed.front().id;
+    }
+  } else {
+    claimed = database.claim_due_feeds(1, false, core::now(), lease);
+  }
+  if (claimed.empty()) {
+    return std::nullopt;
+  }
+  return std::move(claimed.front());
+}
+
 void Run::work() {
   try {
     store::Database database(m_database_url);
     const std::int64_t lease = lease_seconds(m_config.fetch);
     while (take_slot()) {
-      const auto claimed = database.claim_due_feeds(1, m_options.all, m_started, lease);
-      if (claimed.empty()) {
+      const auto claimed = claim(database, lease);
+      if (!claimed) {
         std::lock_guard lock(m_mutex);
         --m_summary.claimed;
         return;
       }
-      process(database, claimed.front());
+      process(database, *claimed);
     }
   } catch (...) {
     std::lock_guard lock(m_mutex);
@@ -144,8 +165,9 @@ void Run::process(store::Database& database, const store::FeedRecord& feed) {
       count(&CrawlSummary::not_modified);
       break;
     default:
-      fail(database, feed, result.http_status > 0 ? std::optional(result.http_status) : std::nullopt,
-           result.error, result.outcome == fetch::FetchOutcome::gone);
+      fail(database, feed,
+           result.http_status > 0 ? std::optional(result.http_status) : std::nullopt, result.error,
+           result.outcome == fetch::FetchOutcome::gone);
       break;
   }
   if (!result.permanent_url.empty()) {

@@ -36,7 +36,7 @@ struct Transfer {
   std::string etag;
   std::string last_modified;
   bool too_large = false;
-  std::string refused_address;  // set when the address policy refused the connection
+  std::string refused_address; // set when the address policy refused the connection
 };
 
 void ensure_global_init() {
@@ -49,7 +49,7 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   const std::size_t bytes = size * count;
   if (static_cast<std::int64_t>(transfer->body.size() + bytes) > transfer->config->max_body_bytes) {
     transfer->too_large = true;
-    return 0;  // aborts the transfer with CURLE_WRITE_ERROR
+    return 0; // aborts the transfer with CURLE_WRITE_ERROR
   }
   transfer->body.append(data, bytes);
   return bytes;
@@ -123,8 +123,9 @@ HeaderList request_headers(const FetchRequest& request) {
       list = grown;
     }
   };
-  append("Accept: application/rss+xml, application/atom+xml, application/xml;q=0.9, "
-         "text/xml;q=0.9, */*;q=0.5");
+  append(
+      "Accept: application/rss+xml, application/atom+xml, application/xml;q=0.9, "
+      "text/xml;q=0.9, */*;q=0.5");
   if (!request.etag.empty()) {
     append("If-None-Match: " + request.etag);
   }
@@ -138,17 +139,16 @@ void configure(CURL* curl, const std::string& url, Transfer& transfer, curl_slis
   const core::FetchConfig& config = *transfer.config;
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);  // redirects are walked by hand below
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L); // redirects are walked by hand below
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, config.user_agent.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl decodes
+  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, ""); // every encoding libcurl decodes
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, config.connect_timeout_seconds);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, config.total_timeout_seconds);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, config.low_speed_bytes_per_second);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, config.low_speed_seconds);
-  curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE,
-                   static_cast<curl_off_t>(config.max_body_bytes));
+  curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config.max_body_bytes));
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
@@ -195,13 +195,20 @@ bool is_redirect(long status) {
 
 const char* to_string(FetchOutcome outcome) {
   switch (outcome) {
-    case FetchOutcome::ok: return "ok";
-    case FetchOutcome::not_modified: return "not_modified";
-    case FetchOutcome::gone: return "gone";
-    case FetchOutcome::http_error: return "http_error";
-    case FetchOutcome::refused: return "refused";
-    case FetchOutcome::too_large: return "too_large";
-    case FetchOutcome::network_error: return "network_error";
+    case FetchOutcome::ok:
+      return "ok";
+    case FetchOutcome::not_modified:
+      return "not_modified";
+    case FetchOutcome::gone:
+      return "gone";
+    case FetchOutcome::http_error:
+      return "http_error";
+    case FetchOutcome::refused:
+      return "refused";
+    case FetchOutcome::too_large:
+      return "too_large";
+    case FetchOutcome::network_error:
+      return "network_error";
   }
   return "unknown";
 }

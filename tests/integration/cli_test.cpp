@@ -12,8 +12,8 @@ namespace {
 
 using testing::run_process;
 
-const char* const k_commands[] = {"migrate", "add",    "remove", "list",   "export-opml", "crawl",
-                                  "parse",   "show",   "render", "serve",  "search",      "stats"};
+const char* const k_commands[] = {"migrate", "add",  "remove", "list",  "export-opml", "crawl",
+                                  "parse",   "show", "render", "serve", "search",      "stats"};
 
 testing::ProcessResult podcrawl(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), testing::podcrawl_binary());
@@ -74,8 +74,8 @@ TEST_F(CliDatabase, MigrateIsIdempotent) {
 }
 
 TEST_F(CliDatabase, AddNormalizesAndDeduplicates) {
-  const auto first =
-      run({"add", "--no-discover", "HTTP://Example.COM:80/feed.xml#top", "https://example.org/rss"});
+  const auto first = run(
+      {"add", "--no-discover", "HTTP://Example.COM:80/feed.xml#top", "https://example.org/rss"});
   ASSERT_EQ(first.status, 0) << first.out;
   EXPECT_NE(first.out.find("added http://example.com/feed.xml"), std::string::npos) << first.out;
   const auto again = run({"add", "--no-discover", "http://example.com/feed.xml"});
@@ -92,8 +92,8 @@ TEST_F(CliDatabase, AddNormalizesAndDeduplicates) {
 }
 
 TEST_F(CliDatabase, BadInputChangesNothing) {
-  const auto result = run({"add", "--no-discover", "https://example.com/ok.xml", "not a url",
-                           "javascript:alert(1)"});
+  const auto result = run(
+      {"add", "--no-discover", "https://example.com/ok.xml", "not a url", "javascript:alert(1)"});
   EXPECT_EQ(result.status, 2);
   EXPECT_NE(result.out.find("error not a url"), std::string::npos) << result.out;
   EXPECT_EQ(nlohmann::json::parse(run({"list", "--json"}).out).size(), 0u);

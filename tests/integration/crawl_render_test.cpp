@@ -17,8 +17,8 @@
 namespace podcrawl {
 namespace {
 
-constexpr std::int64_t k_render_time = 1796083200;  // 2026-12-01T00:00:00Z
-constexpr int k_tech_episodes = 83;                  // Arabic's "many" plural category
+constexpr std::int64_t k_render_time = 1796083200; // 2026-12-01T00:00:00Z
+constexpr int k_tech_episodes = 83;                // Arabic's "many" plural category
 
 std::string rfc822(std::int64_t t) {
   const std::time_t time = static_cast<std::time_t>(t);
@@ -65,12 +65,23 @@ std::string html_escaped(const std::string& text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -139,8 +150,8 @@ TEST_F(CrawlRender, CrawlsStoresAndRendersArabicAndEnglishPages) {
             std::string::npos);
 
   const auto site = m_dir.path() / "site";
-  const auto rendered = run({"render", "--out", site.string(), "--locales", "ar,en", "--now",
-                             "2026-12-01T00:00:00Z"});
+  const auto rendered = run(
+      {"render", "--out", site.string(), "--locales", "ar,en", "--now", "2026-12-01T00:00:00Z"});
   ASSERT_EQ(rendered.status, 0) << rendered.out;
   const auto slugs = slugs_by_url();
   ASSERT_EQ(slugs.size(), 2u);
@@ -155,7 +166,7 @@ TEST_F(CrawlRender, CrawlsStoresAndRendersArabicAndEnglishPages) {
   EXPECT_NE(ar_page.find("<html lang=\"ar\" dir=\"rtl\""), std::string::npos);
   EXPECT_NE(ar_page.find("Loopback Tech Talk"), std::string::npos);
   EXPECT_NE(ar_page.find("<time datetime="), std::string::npos);
-  EXPECT_NE(ar_page.find("قبل"), std::string::npos);  // ICU's Arabic "ago"
+  EXPECT_NE(ar_page.find("قبل"), std::string::npos); // ICU's Arabic "ago"
   const auto en_page = testing::read_file(site / "en" / "podcasts" / tech_slug / "index.html");
   EXPECT_NE(en_page.find("<html lang=\"en\" dir=\"ltr\""), std::string::npos);
   EXPECT_NE(en_page.find("83 episodes"), std::string::npos);
@@ -193,7 +204,7 @@ TEST_F(CrawlRender, PrivateAddressesAreRefusedByDefault) {
   server.serve_feed("/tech.xml", tech_feed(), "application/rss+xml", "\"tech-1\"");
   add_opml({server.url("/tech.xml")});
   const auto crawled = run({"crawl"});
-  ASSERT_EQ(crawled.status, 0) << crawled.out;  // a refused feed is data, not a failed run
+  ASSERT_EQ(crawled.status, 0) << crawled.out; // a refused feed is data, not a failed run
   EXPECT_NE(crawled.out.find("1 failed"), std::string::npos) << crawled.out;
   EXPECT_EQ(server.count("/tech.xml"), 0);
   const auto list = nlohmann::json::parse(run({"list", "--json"}).out);
@@ -244,8 +255,7 @@ TEST_F(CrawlRender, EveryDemoShowGetsAnArabicAndAnEnglishPage) {
   for (const auto& [url, slug] : slugs) {
     for (const char* locale : {"ar", "en"}) {
       const auto page = testing::read_file(site / locale / "podcasts" / slug / "index.html");
-      EXPECT_NE(page.find(html_escaped(titles.at(url))), std::string::npos)
-          << locale << " " << url;
+      EXPECT_NE(page.find(html_escaped(titles.at(url))), std::string::npos) << locale << " " << url;
     }
   }
 }

@@ -9,7 +9,8 @@
 namespace podcrawl::testing {
 
 LoopbackServer::LoopbackServer() : m_server(std::make_unique<httplib::Server>()) {
-  m_server->set_logger([this](const httplib::Request& request, const httplib::Response&) {
+  // Recorded before routing, so a request is visible to the test before its response is sent.
+  m_server->set_pre_routing_handler([this](const httplib::Request& request, httplib::Response&) {
     SeenRequest seen;
     seen.path = request.path;
     for (const auto& [name, value] : request.headers) {
@@ -20,6 +21,7 @@ LoopbackServer::LoopbackServer() : m_server(std::make_unique<httplib::Server>())
     }
     std::lock_guard lock(m_mutex);
     m_requests.push_back(std::move(seen));
+    return httplib::Server::HandlerResponse::Unhandled;
   });
   m_port = m_server->bind_to_any_port("127.0.0.1");
   if (m_port <= 0) {
@@ -47,18 +49,19 @@ void LoopbackServer::on_get(const std::string& path, Handler handler) {
 void LoopbackServer::serve_feed(const std::string& path, std::string body, std::string content_type,
                                 std::string etag) {
   static const std::string k_last_modified = "Tue, 01 Dec 2026 10:00:00 GMT";
-  on_get(path, [body = std::move(body), content_type = std::move(content_type),
-                etag = std::move(etag)](const httplib::Request& request, httplib::Response& response) {
-    response.set_header("ETag", etag);
-    response.set_header("Last-Modified", k_last_modified);
-    const bool etag_matches = request.get_header_value("If-None-Match") == etag;
-    const bool date_matches = request.get_header_value("If-Modified-Since") == k_last_modified;
-    if (etag_matches || (!request.has_header("If-None-Match") && date_matches)) {
-      response.status = 304;
-      return;
-    }
-    response.set_content(body, content_type);
-  });
+  on_get(
+      path, [body = std::move(body), content_type = std::move(content_type),
+             etag = std::move(etag)](const httplib::Request& request, httplib::Response& response) {
+        response.set_header("ETag", etag);
+        response.set_header("Last-Modified", k_last_modified);
+        const bool etag_matches = request.get_header_value("If-None-Match") == etag;
+        const bool date_matches = request.get_header_value("If-Modified-Since") == k_last_modified;
+        if (etag_matches || (!request.has_header("If-None-Match") && date_matches)) {
+          response.status = 304;
+          return;
+        }
+        response.set_content(body, content_type);
+      });
 }
 
 std::string LoopbackServer::url(const std::string& path) const {

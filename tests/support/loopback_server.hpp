@@ -19,7 +19,7 @@ namespace podcrawl::testing {
 // A request as the server saw it, for assertions on headers (If-None-Match, User-Agent...).
 struct SeenRequest {
   std::string path;
-  std::map<std::string, std::string> headers;  // names lower case
+  std::map<std::string, std::string> headers; // names lower case
 };
 
 // A real HTTP server on 127.0.0.1 and an ephemeral port, running on its own thread until the

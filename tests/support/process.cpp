@@ -48,10 +48,7 @@ ProcessResult run_process(const std::vector<std::string>& arguments) {
 
 std::string podcrawl_binary() {
   const char* binary = std::getenv("PODCRAWL_BINARY");
-  if (binary == nullptr || *binary == '\0') {
-    throw std::runtime_error("PODCRAWL_BINARY is not set (run the tests through ctest)");
-  }
-  return binary;
+  return binary != nullptr && *binary != '\0' ? binary : PODCRAWL_TEST_BINARY;
 }
 
 } // namespace podcrawl::testing

@@ -6,15 +6,15 @@
 namespace podcrawl::testing {
 
 struct ProcessResult {
-  int status = -1;  // exit status, or -1 when the process did not exit normally
-  std::string out;  // everything written to stdout
+  int status = -1; // exit status, or -1 when the process did not exit normally
+  std::string out; // everything written to stdout
 };
 
 // Run a program with arguments (no shell) and wait for it; stderr passes through to the test's
 // stderr. Throws std::runtime_error when the program cannot be started.
 ProcessResult run_process(const std::vector<std::string>& arguments);
 
-// The podcrawl binary under test: $PODCRAWL_BINARY (set by CTest).
+// The podcrawl binary under test: $PODCRAWL_BINARY, else the one built beside the tests.
 std::string podcrawl_binary();
 
 } // namespace podcrawl::testing

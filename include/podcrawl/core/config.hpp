@@ -22,9 +22,9 @@ struct FetchConfig {
 
 struct CrawlConfig {
   int concurrency = 8;
-  std::int64_t refresh_interval_seconds = 3600;      // next fetch after a success
-  std::int64_t backoff_base_seconds = 900;           // first retry after a failure
-  std::int64_t backoff_ceiling_seconds = 7 * 86400;  // longest wait between retries
+  std::int64_t refresh_interval_seconds = 3600;     // next fetch after a success
+  std::int64_t backoff_base_seconds = 900;          // first retry after a failure
+  std::int64_t backoff_ceiling_seconds = 7 * 86400; // longest wait between retries
   int max_episodes_per_feed = 5000;
 };
 
@@ -34,11 +34,11 @@ struct RenderConfig {
 };
 
 struct Config {
-  std::optional<std::string> database_url;  // [database] url
+  std::optional<std::string> database_url; // [database] url
   FetchConfig fetch;
   CrawlConfig crawl;
   RenderConfig render;
-  std::filesystem::path source_dir;  // where sql/, config/locales and templates/ live
+  std::filesystem::path source_dir; // where sql/, config/locales and templates/ live
 };
 
 // Load a TOML configuration file over the defaults. Throws UsageError naming the file and the

@@ -10,17 +10,17 @@
 namespace podcrawl::crawl {
 
 struct CrawlOptions {
-  std::optional<std::int64_t> limit;             // at most this many feeds
-  int concurrency = 8;                           // feeds in flight at once
-  std::optional<std::int64_t> deadline_seconds;  // claim no new feed after this long
-  bool all = false;                              // every listed feed, due or not
+  std::optional<std::int64_t> limit;            // at most this many feeds
+  int concurrency = 8;                          // feeds in flight at once
+  std::optional<std::int64_t> deadline_seconds; // claim no new feed after this long
+  bool all = false;                             // every listed feed, due or not
 };
 
 struct CrawlSummary {
   std::int64_t claimed = 0;
-  std::int64_t fetched = 0;       // 2xx and parsed
-  std::int64_t not_modified = 0;  // 304
-  std::int64_t failed = 0;        // fetch or parse failed, gone included
+  std::int64_t fetched = 0;      // 2xx and parsed
+  std::int64_t not_modified = 0; // 304
+  std::int64_t failed = 0;       // fetch or parse failed, gone included
   std::int64_t new_episodes = 0;
 };
 

@@ -32,9 +32,9 @@ TEST(ParseIso8601, AcceptsTheFormsFeedsAndFlagsUse) {
 }
 
 TEST(ParseIso8601, RejectsWhatIsNotATime) {
-  for (const char* text : {"", "yesterday", "2026-13-01", "2026-12-32", "2026/12/02",
-                           "2026-12-02T25:00Z", "2026-12-02T14:19:44+", "2026-12-02Tnoon",
-                           "2026-12-02T14:19:44Z trailing"}) {
+  for (const char* text :
+       {"", "yesterday", "2026-13-01", "2026-12-32", "2026/12/02", "2026-12-02T25:00Z",
+        "2026-12-02T14:19:44+", "2026-12-02Tnoon", "2026-12-02T14:19:44Z trailing"}) {
     EXPECT_FALSE(parse_iso8601(text).has_value()) << text;
   }
 }

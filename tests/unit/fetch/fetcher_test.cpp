@@ -15,6 +15,12 @@ core::FetchConfig loopback_config() {
   return config;
 }
 
+FetchRequest request(std::string url) {
+  FetchRequest request;
+  request.url = std::move(url);
+  return request;
+}
+
 std::string gzip(const std::string& body) {
   std::string compressed;
   httplib::detail::gzip_compressor compressor;
@@ -29,7 +35,7 @@ std::string gzip(const std::string& body) {
 TEST(Fetch, ReturnsTheBodyAndValidators) {
   testing::LoopbackServer server;
   server.serve_feed("/feed.xml", "<rss/>", "application/rss+xml; charset=utf-8", "\"v1\"");
-  const auto result = fetch({server.url("/feed.xml")}, loopback_config());
+  const auto result = fetch(request(server.url("/feed.xml")), loopback_config());
   ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
   EXPECT_EQ(result.http_status, 200);
   EXPECT_EQ(result.body, "<rss/>");
@@ -42,8 +48,10 @@ TEST(Fetch, ReturnsTheBodyAndValidators) {
 TEST(Fetch, SendsConditionalHeadersAndReports304) {
   testing::LoopbackServer server;
   server.serve_feed("/feed.xml", "<rss/>", "application/rss+xml", "\"v1\"");
-  FetchRequest request{server.url("/feed.xml"), "\"v1\"", "Tue, 01 Dec 2026 10:00:00 GMT"};
-  const auto result = fetch(request, loopback_config());
+  FetchRequest conditional = request(server.url("/feed.xml"));
+  conditional.etag = "\"v1\"";
+  conditional.last_modified = "Tue, 01 Dec 2026 10:00:00 GMT";
+  const auto result = fetch(conditional, loopback_config());
   EXPECT_EQ(result.outcome, FetchOutcome::not_modified);
   EXPECT_TRUE(result.body.empty());
   const auto seen = server.requests();
@@ -59,7 +67,7 @@ TEST(Fetch, RefusesLoopbackUnlessPrivateNetworksAreAllowed) {
   server.serve_feed("/feed.xml", "<rss/>", "application/rss+xml", "\"v1\"");
   core::FetchConfig config = loopback_config();
   config.allow_private_networks = false;
-  const auto result = fetch({server.url("/feed.xml")}, config);
+  const auto result = fetch(request(server.url("/feed.xml")), config);
   EXPECT_EQ(result.outcome, FetchOutcome::refused);
   EXPECT_NE(result.error.find("127.0.0.1"), std::string::npos);
   EXPECT_EQ(server.count("/feed.xml"), 0);
@@ -67,7 +75,7 @@ TEST(Fetch, RefusesLoopbackUnlessPrivateNetworksAreAllowed) {
 
 TEST(Fetch, RefusesSchemesOtherThanHttp) {
   for (const char* url : {"file:///etc/passwd", "ftp://example.com/feed", "gopher://x/"}) {
-    EXPECT_EQ(fetch({url}, loopback_config()).outcome, FetchOutcome::refused) << url;
+    EXPECT_EQ(fetch(request(url), loopback_config()).outcome, FetchOutcome::refused) << url;
   }
 }
 
@@ -80,7 +88,7 @@ TEST(Fetch, MarksAChainOfPermanentRedirectsAsAMove) {
     response.set_redirect("/new", 308);
   });
   server.serve_feed("/new", "<rss/>", "application/rss+xml", "\"v1\"");
-  const auto result = fetch({server.url("/old")}, loopback_config());
+  const auto result = fetch(request(server.url("/old")), loopback_config());
   ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
   EXPECT_EQ(result.final_url, server.url("/new"));
   EXPECT_EQ(result.permanent_url, server.url("/new"));
@@ -95,7 +103,7 @@ TEST(Fetch, ATemporaryRedirectAnywhereInTheChainIsNoMove) {
     response.set_redirect("/new", 302);
   });
   server.serve_feed("/new", "<rss/>", "application/rss+xml", "\"v1\"");
-  const auto result = fetch({server.url("/old")}, loopback_config());
+  const auto result = fetch(request(server.url("/old")), loopback_config());
   ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
   EXPECT_EQ(result.final_url, server.url("/new"));
   EXPECT_TRUE(result.permanent_url.empty());
@@ -108,24 +116,23 @@ TEST(Fetch, StopsEndlessRedirects) {
   });
   core::FetchConfig config = loopback_config();
   config.max_redirects = 3;
-  const auto result = fetch({server.url("/loop")}, config);
+  const auto result = fetch(request(server.url("/loop")), config);
   EXPECT_EQ(result.outcome, FetchOutcome::http_error);
   EXPECT_EQ(server.count("/loop"), 4);
 }
 
 TEST(Fetch, Reports410AsGoneAndOtherStatusesAsErrors) {
   testing::LoopbackServer server;
-  server.on_get("/gone", [](const httplib::Request&, httplib::Response& response) {
-    response.status = 410;
-  });
+  server.on_get(
+      "/gone", [](const httplib::Request&, httplib::Response& response) { response.status = 410; });
   server.on_get("/broken", [](const httplib::Request&, httplib::Response& response) {
     response.status = 500;
   });
-  EXPECT_EQ(fetch({server.url("/gone")}, loopback_config()).outcome, FetchOutcome::gone);
-  const auto broken = fetch({server.url("/broken")}, loopback_config());
+  EXPECT_EQ(fetch(request(server.url("/gone")), loopback_config()).outcome, FetchOutcome::gone);
+  const auto broken = fetch(request(server.url("/broken")), loopback_config());
   EXPECT_EQ(broken.outcome, FetchOutcome::http_error);
   EXPECT_EQ(broken.http_status, 500);
-  EXPECT_EQ(fetch({server.url("/missing")}, loopback_config()).http_status, 404);
+  EXPECT_EQ(fetch(request(server.url("/missing")), loopback_config()).http_status, 404);
 }
 
 TEST(Fetch, CapsTheBodySize) {
@@ -133,7 +140,7 @@ TEST(Fetch, CapsTheBodySize) {
   server.serve_feed("/big", std::string(64 * 1024, 'x'), "application/rss+xml", "\"v1\"");
   core::FetchConfig config = loopback_config();
   config.max_body_bytes = 1024;
-  EXPECT_EQ(fetch({server.url("/big")}, config).outcome, FetchOutcome::too_large);
+  EXPECT_EQ(fetch(request(server.url("/big")), config).outcome, FetchOutcome::too_large);
 }
 
 TEST(Fetch, DecompressesGzipBodies) {
@@ -145,7 +152,7 @@ TEST(Fetch, DecompressesGzipBodies) {
     response.set_header("Content-Encoding", "gzip");
     response.set_content(compressed, "application/rss+xml");
   });
-  const auto result = fetch({server.url("/gz")}, loopback_config());
+  const auto result = fetch(request(server.url("/gz")), loopback_config());
   ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
   EXPECT_EQ(result.body, body);
 }
@@ -161,7 +168,7 @@ TEST(Fetch, CapsTheBodySizeAfterDecompression) {
   core::FetchConfig config = loopback_config();
   config.max_body_bytes = 10000;
   ASSERT_LT(static_cast<std::int64_t>(compressed.size()), config.max_body_bytes);
-  EXPECT_EQ(fetch({server.url("/bomb")}, config).outcome, FetchOutcome::too_large);
+  EXPECT_EQ(fetch(request(server.url("/bomb")), config).outcome, FetchOutcome::too_large);
 }
 
 TEST(Fetch, ReportsConnectionFailuresAsData) {
@@ -169,10 +176,10 @@ TEST(Fetch, ReportsConnectionFailuresAsData) {
   config.connect_timeout_seconds = 2;
   int port = 0;
   {
-    testing::LoopbackServer closed;  // take a port, then free it
+    testing::LoopbackServer closed; // take a port, then free it
     port = closed.port();
   }
-  const auto result = fetch({"http://127.0.0.1:" + std::to_string(port) + "/"}, config);
+  const auto result = fetch(request("http://127.0.0.1:" + std::to_string(port) + "/"), config);
   EXPECT_EQ(result.outcome, FetchOutcome::network_error);
   EXPECT_FALSE(result.error.empty());
 }
