@@ -28,8 +28,9 @@ public:
     }
     m_last = now;
     m_printed = true;
-    std::fprintf(stderr, "%scrawl: %lld feeds, %lld fetched, %lld not modified, %lld failed%s",
-                 m_tty ? "\r" : "", static_cast<long long>(summary.claimed),
+    const std::int64_t done = summary.fetched + summary.not_modified + summary.failed;
+    std::fprintf(stderr, "%scrawl: %lld feeds done, %lld fetched, %lld not modified, %lld failed%s",
+                 m_tty ? "\r" : "", static_cast<long long>(done),
                  static_cast<long long>(summary.fetched),
                  static_cast<long long>(summary.not_modified),
                  static_cast<long long>(summary.failed), m_tty ? "" : "\n");
