@@ -72,12 +72,17 @@ void add_crawl_command(CLI::App& app, Context& context) {
     crawl_options.deadline_seconds = options->deadline;
     crawl_options.all = options->all;
     ProgressLine progress(context.verbosity >= 0);
+    const auto started = std::chrono::steady_clock::now();
     const auto summary = crawl::run_crawl(
         context.database_url(), context.config, crawl_options,
         [&progress](const crawl::CrawlSummary& running) { progress.update(running); });
     std::cout << "crawled " << summary.claimed << " feeds: " << summary.fetched << " fetched, "
               << summary.not_modified << " not modified, " << summary.failed << " failed, "
-              << summary.new_episodes << " new episodes\n";
+              << summary.new_episodes << " new episodes in "
+              << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
+                                                                  started)
+                     .count()
+              << " s\n";
   });
 }
 

@@ -49,7 +49,13 @@ void read_fetch(const toml::table& table, FetchConfig& fetch) {
 
 void read_crawl(const toml::table& table, CrawlConfig& crawl) {
   read_positive(table, "crawl", "concurrency", crawl.concurrency);
+  read_positive(table, "crawl", "per_host", crawl.per_host);
   read_positive(table, "crawl", "refresh_interval_seconds", crawl.refresh_interval_seconds);
+  read_positive(table, "crawl", "min_refresh_seconds", crawl.min_refresh_seconds);
+  read_positive(table, "crawl", "max_refresh_seconds", crawl.max_refresh_seconds);
+  if (crawl.min_refresh_seconds > crawl.max_refresh_seconds) {
+    throw UsageError("config: [crawl] min_refresh_seconds exceeds max_refresh_seconds");
+  }
   read_positive(table, "crawl", "backoff_base_seconds", crawl.backoff_base_seconds);
   read_positive(table, "crawl", "backoff_ceiling_seconds", crawl.backoff_ceiling_seconds);
   read_positive(table, "crawl", "max_episodes_per_feed", crawl.max_episodes_per_feed);

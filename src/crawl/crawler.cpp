@@ -4,23 +4,31 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <mutex>
 #include <random>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <spdlog/spdlog.h>
 
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/feed/parser.hpp"
-#include "podcrawl/fetch/fetcher.hpp"
+#include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/database.hpp"
 
 namespace podcrawl::crawl {
 
 namespace {
+
+// Feeds claimed in one query, at most.
+constexpr int k_max_claim_batch = 256;
+// Fetched feeds waiting for a worker, per worker: bounds memory whatever the crawl list's size.
+constexpr std::size_t k_queue_per_worker = 4;
 
 // A feed is leased for longer than any single fetch may take, so a crashed crawler's claims
 // expire on their own.
@@ -29,7 +37,52 @@ std::int64_t lease_seconds(const core::FetchConfig& fetch) {
          60;
 }
 
-// Shared by the workers of one run.
+struct Job {
+  store::FeedRecord feed;
+  fetch::FetchResult result;
+};
+
+// A bounded queue between the fetching thread and the workers.
+class JobQueue {
+public:
+  explicit JobQueue(std::size_t capacity) : m_capacity(capacity) {}
+
+  void push(Job job) {
+    std::unique_lock lock(m_mutex);
+    m_not_full.wait(lock, [this] { return m_jobs.size() < m_capacity; });
+    m_jobs.push_back(std::move(job));
+    m_not_empty.notify_one();
+  }
+
+  // The next job; nullopt once closed and drained.
+  std::optional<Job> pop() {
+    std::unique_lock lock(m_mutex);
+    m_not_empty.wait(lock, [this] { return !m_jobs.empty() || m_closed; });
+    if (m_jobs.empty()) {
+      return std::nullopt;
+    }
+    Job job = std::move(m_jobs.front());
+    m_jobs.pop_front();
+    m_not_full.notify_one();
+    return job;
+  }
+
+  void close() {
+    std::lock_guard lock(m_mutex);
+    m_closed = true;
+    m_not_empty.notify_all();
+  }
+
+private:
+  const std::size_t m_capacity;
+  std::mutex m_mutex;
+  std::condition_variable m_not_full;
+  std::condition_variable m_not_empty;
+  std::deque<Job> m_jobs;
+  bool m_closed = false;
+};
+
+// Shared by the fetching thread and the workers of one run.
 class Run {
 public:
   Run(const std::string& database_url, const core::Config& config, const CrawlOptions& options,
@@ -40,19 +93,21 @@ public:
         m_progress(progress),
         m_started(core::now()),
         m_deadline(std::chrono::steady_clock::now() +
-                   std::chrono::seconds(options.deadline_seconds.value_or(365L * 86400))) {}
+                   std::chrono::seconds(options.deadline_seconds.value_or(365L * 86400))),
+        m_workers(worker_count(options)),
+        m_queue(m_workers * k_queue_per_worker) {}
 
   CrawlSummary execute();
 
 private:
+  static std::size_t worker_count(const CrawlOptions& options);
+  void fetch_all(store::Database& claims);
+  bool may_claim() const;
   void work();
-  bool take_slot();
-  std::optional<store::FeedRecord> claim(store::Database& database, std::int64_t lease);
-  void process(store::Database& database, const store::FeedRecord& feed);
-  void store_fetched(store::Database& database, const store::FeedRecord& feed,
-                     const fetch::FetchResult& result);
+  void process(store::Database& database, const Job& job);
+  void store_fetched(store::Database& database, const Job& job);
   void fail(store::Database& database, const store::FeedRecord& feed,
-            std::optional<int> http_status, const std::string& error, bool gone);
+            const fetch::FetchResult& result, const std::string& error);
   void count(std::int64_t CrawlSummary::*field, std::int64_t amount = 1);
   double jitter();
 
@@ -62,25 +117,38 @@ private:
   const Progress& m_progress;
   const std::int64_t m_started;
   const std::chrono::steady_clock::time_point m_deadline;
-  std::mutex m_mutex;
+  const std::size_t m_workers;
+  JobQueue m_queue;
+  std::mutex m_mutex; // guards the members below
   CrawlSummary m_summary;
   std::mt19937_64 m_random{std::random_device{}()};
   std::exception_ptr m_error;
-  std::mutex m_cursor_mutex;
-  std::int64_t m_cursor = 0; // with --all: the highest feed id claimed so far
+  std::atomic<bool> m_failed{false};
 };
 
+std::size_t Run::worker_count(const CrawlOptions& options) {
+  // Parsing needs the cores; storing waits on the database, so a few more workers than cores.
+  const std::size_t cores = std::max(2U, std::thread::hardware_concurrency());
+  return std::clamp<std::size_t>(static_cast<std::size_t>(options.concurrency), 1, 2 * cores);
+}
+
 CrawlSummary Run::execute() {
-  store::Database bookkeeping(m_database_url);
-  const std::int64_t run_id = bookkeeping.begin_crawl_run(m_started);
-  const int workers = std::max(1, m_options.concurrency);
-  std::vector<std::thread> threads;
-  threads.reserve(static_cast<std::size_t>(workers));
-  for (int i = 0; i < workers; ++i) {
-    threads.emplace_back([this] { work(); });
+  store::Database claims(m_database_url);
+  const std::int64_t run_id = claims.begin_crawl_run(m_started);
+  std::vector<std::thread> workers;
+  workers.reserve(m_workers);
+  for (std::size_t i = 0; i < m_workers; ++i) {
+    workers.emplace_back([this] { work(); });
   }
-  for (auto& thread : threads) {
-    thread.join();
+  try {
+    fetch_all(claims);
+  } catch (...) {
+    std::lock_guard lock(m_mutex);
+    m_error = m_error ? m_error : std::current_exception();
+  }
+  m_queue.close();
+  for (auto& worker : workers) {
+    worker.join();
   }
   if (m_error) {
     std::rethrow_exception(m_error);
@@ -92,72 +160,84 @@ CrawlSummary Run::execute() {
   totals.not_modified = m_summary.not_modified;
   totals.failed = m_summary.failed;
   totals.new_episodes = m_summary.new_episodes;
-  bookkeeping.finish_crawl_run(run_id, totals);
+  claims.finish_crawl_run(run_id, totals);
   return m_summary;
 }
 
-// Reserves one feed of the --limit budget; false when the run should claim nothing more.
-bool Run::take_slot() {
-  std::lock_guard lock(m_mutex);
-  if (m_error || std::chrono::steady_clock::now() >= m_deadline) {
+bool Run::may_claim() const {
+  if (m_failed || std::chrono::steady_clock::now() >= m_deadline) {
     return false;
   }
-  if (m_options.limit && m_summary.claimed >= *m_options.limit) {
-    return false;
-  }
-  ++m_summary.claimed;
-  return true;
+  return !m_options.limit || m_summary.claimed < *m_options.limit;
 }
 
-// One due feed, or nullopt when none is left. With --all the workers walk the list by id
-// together, so the run reaches every feed once.
-std::optional<store::FeedRecord> Run::claim(store::Database& database, std::int64_t lease) {
-  std::vector<store::FeedRecord> claimed;
-  if (m_options.all) {
-    std::lock_guard lock(m_cursor_mutex);
-    claimed = database.claim_due_feeds(1, true, core::now(), lease, m_cursor);
-    if (!claimed.empty()) {
-      m_cursor = claimed.front().id;
+// Claims feeds as transfer slots free up and hands every finished transfer to the workers.
+void Run::fetch_all(store::Database& claims) {
+  const int concurrency = std::max(1, m_options.concurrency);
+  fetch::TransferPool pool(m_config.fetch, concurrency, m_config.crawl.per_host);
+  std::unordered_map<std::uint64_t, store::FeedRecord> in_flight;
+  const std::int64_t lease = lease_seconds(m_config.fetch);
+  std::int64_t cursor = 0; // with --all: the highest feed id claimed so far
+  bool exhausted = false;
+  const auto on_done = [&](std::uint64_t tag, fetch::FetchResult result) {
+    auto node = in_flight.extract(tag);
+    m_queue.push(Job{std::move(node.mapped()), std::move(result)});
+  };
+  while (true) {
+    const auto free_slots =
+        static_cast<std::int64_t>(concurrency) - static_cast<std::int64_t>(in_flight.size());
+    if (!exhausted && free_slots > 0 && may_claim()) {
+      std::int64_t batch = std::min<std::int64_t>(free_slots, k_max_claim_batch);
+      if (m_options.limit) {
+        batch = std::min(batch, *m_options.limit - m_summary.claimed);
+      }
+      const auto claimed = claims.claim_due_feeds(static_cast<int>(batch), m_options.all,
+                                                  core::now(), lease, cursor);
+      exhausted = claimed.empty();
+      for (const auto& feed : claimed) {
+        cursor = std::max(cursor, feed.id);
+        fetch::FetchRequest request;
+        request.url = feed.url;
+        request.etag = feed.etag;
+        request.last_modified = feed.last_modified;
+        in_flight.emplace(static_cast<std::uint64_t>(feed.id), feed);
+        pool.add(static_cast<std::uint64_t>(feed.id), request);
+      }
+      std::lock_guard lock(m_mutex);
+      m_summary.claimed += static_cast<std::int64_t>(claimed.size());
     }
-  } else {
-    claimed = database.claim_due_feeds(1, false, core::now(), lease);
+    if (in_flight.empty() && (exhausted || !may_claim())) {
+      return;
+    }
+    pool.perform(on_done, 100);
   }
-  if (claimed.empty()) {
-    return std::nullopt;
-  }
-  return std::move(claimed.front());
 }
 
 void Run::work() {
-  try {
-    store::Database database(m_database_url);
-    const std::int64_t lease = lease_seconds(m_config.fetch);
-    while (take_slot()) {
-      const auto claimed = claim(database, lease);
-      if (!claimed) {
-        std::lock_guard lock(m_mutex);
-        --m_summary.claimed;
-        return;
-      }
-      process(database, *claimed);
+  std::unique_ptr<store::Database> database;
+  while (auto job = m_queue.pop()) {
+    if (m_failed) {
+      continue; // drain, so the fetching thread never blocks on a full queue
     }
-  } catch (...) {
-    std::lock_guard lock(m_mutex);
-    if (!m_error) {
-      m_error = std::current_exception();
+    try {
+      if (!database) {
+        database = std::make_unique<store::Database>(m_database_url);
+      }
+      process(*database, *job);
+    } catch (...) {
+      std::lock_guard lock(m_mutex);
+      m_error = m_error ? m_error : std::current_exception();
+      m_failed = true;
     }
   }
 }
 
-void Run::process(store::Database& database, const store::FeedRecord& feed) {
-  fetch::FetchRequest request;
-  request.url = feed.url;
-  request.etag = feed.etag;
-  request.last_modified = feed.last_modified;
-  const fetch::FetchResult result = fetch::fetch(request, m_config.fetch);
+void Run::process(store::Database& database, const Job& job) {
+  const store::FeedRecord& feed = job.feed;
+  const fetch::FetchResult& result = job.result;
   switch (result.outcome) {
     case fetch::FetchOutcome::ok:
-      store_fetched(database, feed, result);
+      store_fetched(database, job);
       break;
     case fetch::FetchOutcome::not_modified:
       database.record_not_modified(feed.id, core::now(),
@@ -165,9 +245,7 @@ void Run::process(store::Database& database, const store::FeedRecord& feed) {
       count(&CrawlSummary::not_modified);
       break;
     default:
-      fail(database, feed,
-           result.http_status > 0 ? std::optional(result.http_status) : std::nullopt, result.error,
-           result.outcome == fetch::FetchOutcome::gone);
+      fail(database, feed, result, result.error);
       break;
   }
   if (!result.permanent_url.empty()) {
@@ -182,14 +260,14 @@ void Run::process(store::Database& database, const store::FeedRecord& feed) {
   }
 }
 
-void Run::store_fetched(store::Database& database, const store::FeedRecord& feed,
-                        const fetch::FetchResult& result) {
+void Run::store_fetched(store::Database& database, const Job& job) {
+  const store::FeedRecord& feed = job.feed;
   feed::ParseOptions parse_options;
-  parse_options.feed_url = result.final_url;
-  parse_options.content_type = result.content_type;
-  feed::ParseResult parsed = feed::parse_feed(result.body, parse_options);
+  parse_options.feed_url = job.result.final_url;
+  parse_options.content_type = job.result.content_type;
+  feed::ParseResult parsed = feed::parse_feed(job.result.body, parse_options);
   if (parsed.outcome != feed::ParseOutcome::ok) {
-    fail(database, feed, result.http_status, parsed.error, false);
+    fail(database, feed, job.result, parsed.error);
     return;
   }
   parsed.show.feed_url = feed.url;
@@ -198,12 +276,12 @@ void Run::store_fetched(store::Database& database, const store::FeedRecord& feed
     parsed.show.episodes.resize(max_episodes);
   }
   store::FetchMeta meta;
-  meta.http_status = result.http_status;
-  meta.etag = result.etag;
-  meta.last_modified = result.last_modified;
+  meta.http_status = job.result.http_status;
+  meta.etag = job.result.etag;
+  meta.last_modified = job.result.last_modified;
   const std::int64_t now = core::now();
   const auto saved = database.record_success(feed.id, meta, parsed.show, now,
-                                             now + m_config.crawl.refresh_interval_seconds);
+                                             now + refresh_seconds(parsed.show, m_config.crawl));
   count(&CrawlSummary::fetched);
   count(&CrawlSummary::new_episodes, saved.new_episodes);
   spdlog::debug("{}: {} episodes, {} new", net::redact(feed.url), parsed.show.episodes.size(),
@@ -215,10 +293,16 @@ void Run::store_fetched(store::Database& database, const store::FeedRecord& feed
 }
 
 void Run::fail(store::Database& database, const store::FeedRecord& feed,
-               std::optional<int> http_status, const std::string& error, bool gone) {
+               const fetch::FetchResult& result, const std::string& error) {
   const std::int64_t now = core::now();
-  const std::int64_t wait = backoff_seconds(feed.failures + 1, m_config.crawl, jitter());
-  database.record_failure(feed.id, http_status, error, gone, now, now + wait);
+  std::int64_t wait = backoff_seconds(feed.failures + 1, m_config.crawl, jitter());
+  if (result.retry_after_seconds) {
+    wait = std::clamp(*result.retry_after_seconds, wait, m_config.crawl.backoff_ceiling_seconds);
+  }
+  const std::optional<int> status =
+      result.http_status > 0 ? std::optional(result.http_status) : std::nullopt;
+  database.record_failure(feed.id, status, error, result.outcome == fetch::FetchOutcome::gone, now,
+                          now + wait);
   count(&CrawlSummary::failed);
   spdlog::warn("{}: {}", net::redact(feed.url), error);
 }
@@ -241,6 +325,32 @@ std::int64_t backoff_seconds(int failures, const core::CrawlConfig& config, doub
   const double capped = std::min(raw, static_cast<double>(config.backoff_ceiling_seconds));
   const double spread = capped * 0.25 * std::clamp(jitter, 0.0, 1.0);
   return static_cast<std::int64_t>(capped * 0.75 + spread);
+}
+
+std::int64_t refresh_seconds(const feed::Show& show, const core::CrawlConfig& config) {
+  constexpr std::size_t k_recent = 10;
+  std::vector<std::int64_t> dates;
+  for (const auto& episode : show.episodes) {
+    if (episode.published) {
+      dates.push_back(*episode.published);
+    }
+  }
+  std::sort(dates.begin(), dates.end(), std::greater<>());
+  dates.erase(std::unique(dates.begin(), dates.end()), dates.end());
+  if (dates.size() > k_recent) {
+    dates.resize(k_recent);
+  }
+  if (dates.size() < 2) {
+    return config.refresh_interval_seconds;
+  }
+  std::vector<std::int64_t> gaps;
+  for (std::size_t i = 1; i < dates.size(); ++i) {
+    gaps.push_back(dates[i - 1] - dates[i]);
+  }
+  std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2),
+                   gaps.end());
+  const std::int64_t median = gaps[gaps.size() / 2];
+  return std::clamp(median, config.min_refresh_seconds, config.max_refresh_seconds);
 }
 
 CrawlSummary run_crawl(const std::string& database_url, const core::Config& config,

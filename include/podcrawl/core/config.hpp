@@ -21,8 +21,11 @@ struct FetchConfig {
 };
 
 struct CrawlConfig {
-  int concurrency = 8;
-  std::int64_t refresh_interval_seconds = 3600;     // next fetch after a success
+  int concurrency = 64;                             // transfers in flight at once
+  int per_host = 4;                                 // transfers in flight against one host name
+  std::int64_t refresh_interval_seconds = 3600;     // next fetch when the cadence is unknown
+  std::int64_t min_refresh_seconds = 900;           // never sooner, however often it publishes
+  std::int64_t max_refresh_seconds = 86400;         // never later, however rarely
   std::int64_t backoff_base_seconds = 900;          // first retry after a failure
   std::int64_t backoff_ceiling_seconds = 7 * 86400; // longest wait between retries
   int max_episodes_per_feed = 5000;

@@ -6,12 +6,13 @@
 #include <string>
 
 #include "podcrawl/core/config.hpp"
+#include "podcrawl/feed/model.hpp"
 
 namespace podcrawl::crawl {
 
 struct CrawlOptions {
   std::optional<std::int64_t> limit;            // at most this many feeds
-  int concurrency = 8;                          // feeds in flight at once
+  int concurrency = 64;                         // feeds in flight at once
   std::optional<std::int64_t> deadline_seconds; // claim no new feed after this long
   bool all = false;                             // every listed feed, due or not
 };
@@ -27,10 +28,12 @@ struct CrawlSummary {
 // Called after each feed, from worker threads one at a time, with the running totals.
 using Progress = std::function<void(const CrawlSummary&)>;
 
-// Fetch every due feed (or all), store what changed and schedule the next fetch. Each worker
-// has its own connection to database_url; feeds are claimed with a lease, so crawls running at
-// the same time (other processes, other machines) never fetch one feed twice. A feed that fails
-// is recorded on the feed; only environment failures (database) throw.
+// Fetch every due feed (or all), store what changed and schedule the next fetch. One thread
+// claims feeds in batches (with a lease, so crawls running at the same time in other processes
+// or on other machines never fetch one feed twice) and drives every transfer through one
+// fetch::TransferPool; worker threads, each with its own connection to database_url, parse and
+// store what arrives through a bounded queue. A feed that fails is recorded on the feed; only
+// environment failures (the database) throw.
 CrawlSummary run_crawl(const std::string& database_url, const core::Config& config,
                        const CrawlOptions& options, const Progress& progress);
 
@@ -38,5 +41,10 @@ CrawlSummary run_crawl(const std::string& database_url, const core::Config& conf
 // base * 2^(failures-1), capped at the ceiling, then spread by jitter in [0, 1) over its last
 // quarter so that feeds failing together do not retry together.
 std::int64_t backoff_seconds(int failures, const core::CrawlConfig& config, double jitter);
+
+// Seconds until a show that just parsed is due again: the median gap between its latest dated
+// episodes (up to 10), clamped to [min_refresh_seconds, max_refresh_seconds];
+// refresh_interval_seconds when fewer than two episodes carry a date.
+std::int64_t refresh_seconds(const feed::Show& show, const core::CrawlConfig& config);
 
 } // namespace podcrawl::crawl

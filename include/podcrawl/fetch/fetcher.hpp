@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,10 +13,10 @@ enum class FetchOutcome {
   ok,           // 2xx with a body
   not_modified, // 304
   gone,         // 410
-  http_error,   // any other non-2xx
-  refused,      // private address refused, bad scheme
-  too_large,    // body over the cap after decompression
-  network_error // DNS, connect, TLS, timeout
+  http_error,   // any other non-2xx, or too many redirects
+  refused,      // non-public address, or a scheme other than http(s)
+  too_large,    // body or headers over their caps (the body counted after decompression)
+  network_error // DNS, connect, TLS, timeout, reset
 };
 
 const char* to_string(FetchOutcome outcome);
@@ -36,11 +37,16 @@ struct FetchResult {
   std::string final_url;     // after redirects
   std::string permanent_url; // set when every redirect in the chain was 301/308
   std::string error;         // one line, when outcome is not ok / not_modified
+  std::optional<std::int64_t> retry_after_seconds; // Retry-After of a 429 or 503
 };
 
-// Fetch one URL with libcurl under the configured bounds: conditional headers, compressed
-// transfer, bounded redirects (each hop checked against the address policy), body cap,
-// connect/total/low-speed timeouts. Network failures are returned, never thrown.
+// Longest response header block accepted from a server (all headers of one response).
+inline constexpr std::size_t k_max_header_bytes = 64 * 1024;
+
+// Fetch one URL under the configured bounds: conditional headers, compressed transfer (gzip,
+// br, zstd as libcurl supports), at most config.max_redirects hops, each connection's address
+// checked against the address policy, body cap after decompression, connect/total/low-speed
+// timeouts. Network failures are returned, never thrown. Blocks until done.
 FetchResult fetch(const FetchRequest& request, const core::FetchConfig& config);
 
 } // namespace podcrawl::fetch

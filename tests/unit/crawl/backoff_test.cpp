@@ -42,3 +42,47 @@ TEST(Backoff, JitterSpreadsFeedsThatFailTogether) {
 
 } // namespace
 } // namespace podcrawl::crawl
+
+namespace podcrawl::crawl {
+namespace {
+
+feed::Show show_published_at(const std::vector<std::int64_t>& dates) {
+  feed::Show show;
+  for (const auto date : dates) {
+    feed::Episode episode;
+    episode.published = date;
+    show.episodes.push_back(episode);
+  }
+  return show;
+}
+
+TEST(RefreshSeconds, FollowsTheMedianGapBetweenRecentEpisodes) {
+  const core::CrawlConfig config;
+  const std::int64_t day = 86400;
+  // Daily, with one week-long gap: the median ignores the outlier.
+  EXPECT_EQ(refresh_seconds(show_published_at({10 * day, 9 * day, 8 * day, day}), config), day);
+  // Every six hours, in any document order.
+  EXPECT_EQ(refresh_seconds(show_published_at({0, 3 * 21600, 21600, 2 * 21600}), config), 21600);
+}
+
+TEST(RefreshSeconds, ClampsToTheConfiguredWindow) {
+  const core::CrawlConfig config;
+  EXPECT_EQ(refresh_seconds(show_published_at({0, 60, 120, 180}), config),
+            config.min_refresh_seconds);
+  EXPECT_EQ(refresh_seconds(show_published_at({0, 30 * 86400, 60 * 86400}), config),
+            config.max_refresh_seconds);
+}
+
+TEST(RefreshSeconds, UsesTheDefaultIntervalWithoutACadence) {
+  const core::CrawlConfig config;
+  EXPECT_EQ(refresh_seconds(feed::Show{}, config), config.refresh_interval_seconds);
+  EXPECT_EQ(refresh_seconds(show_published_at({5000}), config), config.refresh_interval_seconds);
+  EXPECT_EQ(refresh_seconds(show_published_at({5000, 5000}), config),
+            config.refresh_interval_seconds);
+  feed::Show undated = show_published_at({});
+  undated.episodes.resize(5);
+  EXPECT_EQ(refresh_seconds(undated, config), config.refresh_interval_seconds);
+}
+
+} // namespace
+} // namespace podcrawl::crawl

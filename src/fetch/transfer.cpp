@@ -1,0 +1,258 @@
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+
+#include "podcrawl/core/time.hpp"
+#include "podcrawl/net/address.hpp"
+#include "podcrawl/net/url.hpp"
+#include "transfer_internal.hpp"
+
+namespace podcrawl::fetch::detail {
+
+namespace {
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* state = static_cast<HopState*>(user);
+  const std::size_t bytes = size * count;
+  if (static_cast<std::int64_t>(state->body.size() + bytes) > state->config->max_body_bytes) {
+    state->body_too_large = true;
+    return 0; // aborts the transfer with CURLE_WRITE_ERROR
+  }
+  state->body.append(data, bytes);
+  return bytes;
+}
+
+std::string trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  return std::string(text);
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* state = static_cast<HopState*>(user);
+  const std::size_t bytes = size * count;
+  state->header_bytes += bytes;
+  if (state->header_bytes > k_max_header_bytes) {
+    state->headers_too_large = true;
+    return 0;
+  }
+  const std::string_view line(data, bytes);
+  if (line.starts_with("HTTP/")) {
+    // A new response (after 100 Continue or a proxy): forget the previous headers.
+    state->content_type.clear();
+    state->etag.clear();
+    state->last_modified.clear();
+    state->retry_after.clear();
+    return bytes;
+  }
+  const auto colon = line.find(':');
+  if (colon == std::string_view::npos) {
+    return bytes;
+  }
+  std::string name(line.substr(0, colon));
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string value = trim(line.substr(colon + 1));
+  if (name == "content-type") {
+    state->content_type = std::move(value);
+  } else if (name == "etag") {
+    state->etag = std::move(value);
+  } else if (name == "last-modified") {
+    state->last_modified = std::move(value);
+  } else if (name == "retry-after") {
+    state->retry_after = std::move(value);
+  }
+  return bytes;
+}
+
+// Called by libcurl with the resolved address before every connect: the policy judges the
+// address the socket will really reach, so neither DNS answers (rebinding included) nor
+// redirects nor unusual IPv4 spellings can get around it.
+curl_socket_t on_open_socket(void* user, curlsocktype, curl_sockaddr* address) {
+  auto* state = static_cast<HopState*>(user);
+  if (!state->config->allow_private_networks) {
+    char text[INET6_ADDRSTRLEN] = {};
+    if (address->family == AF_INET) {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(&address->addr);
+      inet_ntop(AF_INET, &in->sin_addr, text, sizeof text);
+    } else if (address->family == AF_INET6) {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address->addr);
+      inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
+    }
+    if (net::is_non_public_address(text)) {
+      state->refused_address = text[0] != '\0' ? text : "an unknown address";
+      return CURL_SOCKET_BAD;
+    }
+  }
+  return socket(address->family, address->socktype, address->protocol);
+}
+
+HeaderList request_headers(const FetchRequest& request) {
+  curl_slist* list = nullptr;
+  const auto append = [&list](const std::string& header) {
+    if (curl_slist* grown = curl_slist_append(list, header.c_str()); grown != nullptr) {
+      list = grown;
+    }
+  };
+  append(
+      "Accept: application/rss+xml, application/atom+xml, application/xml;q=0.9, "
+      "text/xml;q=0.9, */*;q=0.5");
+  if (!request.etag.empty()) {
+    append("If-None-Match: " + request.etag);
+  }
+  if (!request.last_modified.empty()) {
+    append("If-Modified-Since: " + request.last_modified);
+  }
+  return HeaderList(list);
+}
+
+void configure(Hop& hop) {
+  CURL* curl = hop.curl.get();
+  const core::FetchConfig& config = *hop.state.config;
+  curl_easy_setopt(curl, CURLOPT_URL, hop.url.c_str());
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L); // hops are walked by the caller
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, config.user_agent.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hop.headers.get());
+  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, ""); // every encoding libcurl decodes
+  curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+  curl_easy_setopt(curl, CURLOPT_PIPEWAIT, 1L);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, config.connect_timeout_seconds);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, config.total_timeout_seconds);
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, config.low_speed_bytes_per_second);
+  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, config.low_speed_seconds);
+  curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config.max_body_bytes));
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &hop.state);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &hop.state);
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &hop.state);
+  curl_easy_setopt(curl, CURLOPT_PRIVATE, &hop);
+}
+
+FetchResult from_response(int status, Hop& hop) {
+  FetchResult result;
+  result.http_status = status;
+  result.final_url = hop.url;
+  result.content_type = std::move(hop.state.content_type);
+  result.etag = std::move(hop.state.etag);
+  result.last_modified = std::move(hop.state.last_modified);
+  if (status == 304) {
+    result.outcome = FetchOutcome::not_modified;
+  } else if (status == 410) {
+    result.outcome = FetchOutcome::gone;
+    result.error = "HTTP 410 Gone";
+  } else if (status >= 200 && status < 300) {
+    result.outcome = FetchOutcome::ok;
+    result.body = std::move(hop.state.body);
+  } else {
+    result.outcome = FetchOutcome::http_error;
+    result.error = "HTTP " + std::to_string(status);
+    if (status == 429 || status == 503) {
+      result.retry_after_seconds = parse_retry_after(hop.state.retry_after, core::now());
+    }
+  }
+  return result;
+}
+
+bool is_redirect(long status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+} // namespace
+
+void ensure_global_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::unique_ptr<Hop> make_hop(const FetchRequest& request, const std::string& url,
+                              const core::FetchConfig& config) {
+  ensure_global_init();
+  auto hop = std::make_unique<Hop>();
+  hop->url = url;
+  hop->curl.reset(curl_easy_init());
+  if (!hop->curl) {
+    return nullptr;
+  }
+  hop->headers = request_headers(request);
+  hop->state.config = &config;
+  configure(*hop);
+  return hop;
+}
+
+FetchResult failure(FetchOutcome outcome, std::string error, const std::string& url) {
+  FetchResult result;
+  result.outcome = outcome;
+  result.error = std::move(error);
+  result.final_url = url;
+  return result;
+}
+
+HopEnd finish_hop(Hop& hop, CURLcode code) {
+  const core::FetchConfig& config = *hop.state.config;
+  HopEnd end;
+  if (!hop.state.refused_address.empty()) {
+    end.result = failure(FetchOutcome::refused,
+                         "refused to connect to non-public address " + hop.state.refused_address +
+                             " (use --allow-private-networks)",
+                         hop.url);
+  } else if (hop.state.body_too_large || code == CURLE_FILESIZE_EXCEEDED) {
+    end.result =
+        failure(FetchOutcome::too_large,
+                "body larger than " + std::to_string(config.max_body_bytes) + " bytes", hop.url);
+  } else if (hop.state.headers_too_large) {
+    end.result =
+        failure(FetchOutcome::too_large,
+                "headers larger than " + std::to_string(k_max_header_bytes) + " bytes", hop.url);
+  } else if (code != CURLE_OK) {
+    end.result = failure(FetchOutcome::network_error, curl_easy_strerror(code), hop.url);
+  }
+  if (end.result) {
+    return end;
+  }
+  long status = 0;
+  curl_easy_getinfo(hop.curl.get(), CURLINFO_RESPONSE_CODE, &status);
+  char* location = nullptr;
+  curl_easy_getinfo(hop.curl.get(), CURLINFO_REDIRECT_URL, &location);
+  if (!is_redirect(status) || location == nullptr) {
+    end.result = from_response(static_cast<int>(status), hop);
+    return end;
+  }
+  end.next_url = location;
+  end.permanent = status == 301 || status == 308;
+  if (!net::is_http_url(end.next_url)) {
+    end.result = failure(FetchOutcome::refused, "redirect to a non-http URL", hop.url);
+  }
+  return end;
+}
+
+std::optional<std::int64_t> parse_retry_after(const std::string& value, std::int64_t now) {
+  if (value.empty()) {
+    return std::nullopt;
+  }
+  if (std::all_of(value.begin(), value.end(),
+                  [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    if (value.size() > 9) {
+      return std::nullopt;
+    }
+    return std::stoll(value);
+  }
+  const time_t date = curl_getdate(value.c_str(), nullptr);
+  if (date < 0) {
+    return std::nullopt;
+  }
+  return std::max<std::int64_t>(0, static_cast<std::int64_t>(date) - now);
+}
+
+} // namespace podcrawl::fetch::detail
