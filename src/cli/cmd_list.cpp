@@ -43,13 +43,19 @@ void add_list_command(CLI::App& app, Context& context) {
   auto* command = app.add_subcommand(
       "list", "the crawl list with each feed's status, last fetch, next fetch and last error");
   command->add_flag("--json", options->json, "print a JSON array");
-  command->add_option("--status", options->status, "only feeds with this status")
+  command->add_option("--status", options->status, "only feeds with this status (default all)")
       ->check(CLI::IsMember({"active", "failing", "gone", "removed", "all"}));
   command->callback([options, &context] {
-    const auto status =
-        options->status == "all" ? std::nullopt : store::parse_feed_status(options->status);
     auto database = context.open_database();
-    const auto feeds = database->list_feeds(status);
+    std::vector<store::FeedRecord> feeds;
+    if (options->status == "all") {
+      // Every status: the listed feeds, then those taken off the list.
+      feeds = database->list_feeds(std::nullopt);
+      const auto removed = database->list_feeds(store::FeedStatus::removed);
+      feeds.insert(feeds.end(), removed.begin(), removed.end());
+    } else {
+      feeds = database->list_feeds(store::parse_feed_status(options->status));
+    }
     if (options->json) {
       auto array = nlohmann::json::array();
       for (const auto& feed : feeds) {

@@ -11,7 +11,14 @@ extern char** environ;
 
 namespace podcrawl::testing {
 
-ProcessResult run_process(const std::vector<std::string>& arguments) {
+namespace {
+
+struct Running {
+  pid_t pid = 0;
+  int out = -1; // read end of the child's stdout
+};
+
+Running start(const std::vector<std::string>& arguments) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) {
     throw std::runtime_error("pipe failed");
@@ -25,25 +32,51 @@ ProcessResult run_process(const std::vector<std::string>& arguments) {
     argv.push_back(const_cast<char*>(argument.c_str()));
   }
   argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  Running running;
+  const int spawned = posix_spawn(&running.pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   if (spawned != 0) {
     close(pipe_fds[0]);
     throw std::runtime_error("cannot start " + arguments.front());
   }
+  running.out = pipe_fds[0];
+  return running;
+}
+
+ProcessResult finish(const Running& running) {
   ProcessResult result;
   char buffer[65536];
   ssize_t n = 0;
-  while ((n = read(pipe_fds[0], buffer, sizeof buffer)) > 0) {
+  while ((n = read(running.out, buffer, sizeof buffer)) > 0) {
     result.out.append(buffer, static_cast<std::size_t>(n));
   }
-  close(pipe_fds[0]);
+  close(running.out);
   int status = 0;
-  waitpid(pid, &status, 0);
+  waitpid(running.pid, &status, 0);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+} // namespace
+
+ProcessResult run_process(const std::vector<std::string>& arguments) {
+  return finish(start(arguments));
+}
+
+std::vector<ProcessResult> run_processes_together(
+    const std::vector<std::vector<std::string>>& commands) {
+  std::vector<Running> running;
+  for (const auto& command : commands) {
+    running.push_back(start(command));
+  }
+  // Each child writes little (less than a pipe holds), so reading one to its end never blocks
+  // another.
+  std::vector<ProcessResult> results;
+  for (const auto& child : running) {
+    results.push_back(finish(child));
+  }
+  return results;
 }
 
 std::string podcrawl_binary() {

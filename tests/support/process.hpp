@@ -14,6 +14,10 @@ struct ProcessResult {
 // stderr. Throws std::runtime_error when the program cannot be started.
 ProcessResult run_process(const std::vector<std::string>& arguments);
 
+// Start every command at once (no shell), then wait for all of them; results in order.
+std::vector<ProcessResult> run_processes_together(
+    const std::vector<std::vector<std::string>>& commands);
+
 // The podcrawl binary under test: $PODCRAWL_BINARY, else the one built beside the tests.
 std::string podcrawl_binary();
 

@@ -1,0 +1,199 @@
+// The crawler's fetching rules, through the podcrawl binary against a loopback HTTP server and a
+// throwaway PostgreSQL database: moves, failures and backoff, bounds, concurrent crawls.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include "podcrawl/core/time.hpp"
+#include "support/loopback_server.hpp"
+#include "support/process.hpp"
+#include "support/temp_database.hpp"
+#include "support/temp_dir.hpp"
+
+namespace podcrawl {
+namespace {
+
+std::string small_feed(const std::string& title, const std::string& extra = "") {
+  return "<?xml version=\"1.0\"?><rss version=\"2.0\" "
+         "xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>" +
+         title + "</title>" + extra +
+         "<item><title>One</title><guid>one</guid>"
+         "<enclosure url=\"https://media.example/1.mp3\" type=\"audio/mpeg\" length=\"1\"/>"
+         "</item></channel></rss>";
+}
+
+class CrawlRules : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!testing::TempDatabase::available()) {
+      GTEST_SKIP() << testing::TempDatabase::skip_reason();
+    }
+    m_database = std::make_unique<testing::TempDatabase>();
+  }
+
+  std::vector<std::string> command(std::vector<std::string> arguments) const {
+    arguments.insert(arguments.begin(), {testing::podcrawl_binary(), "--database-url",
+                                         m_database->url(), "--allow-private-networks"});
+    return arguments;
+  }
+  testing::ProcessResult run(std::vector<std::string> arguments) {
+    return testing::run_process(command(std::move(arguments)));
+  }
+  void add(const std::vector<std::string>& urls) {
+    std::vector<std::string> arguments = {"add", "--no-discover"};
+    arguments.insert(arguments.end(), urls.begin(), urls.end());
+    const auto added = run(arguments);
+    ASSERT_EQ(added.status, 0) << added.out;
+  }
+  nlohmann::json feed(const std::string& url) {
+    for (const auto& entry : nlohmann::json::parse(run({"list", "--json"}).out)) {
+      if (entry["url"] == url) {
+        return entry;
+      }
+    }
+    return nullptr;
+  }
+  static std::int64_t seconds_between(const nlohmann::json& entry) {
+    return *core::parse_iso8601(entry["next_fetch_at"].get<std::string>()) -
+           *core::parse_iso8601(entry["last_fetch_at"].get<std::string>());
+  }
+
+  std::unique_ptr<testing::TempDatabase> m_database;
+  testing::TempDir m_dir;
+};
+
+TEST_F(CrawlRules, APermanentRedirectMovesTheFeedAndATemporaryOneDoesNot) {
+  testing::LoopbackServer server;
+  server.on_get("/moved.xml", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect(server.url("/new.xml"), 301);
+  });
+  server.on_get("/visiting.xml", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect(server.url("/elsewhere.xml"), 302);
+  });
+  server.serve_feed("/new.xml", small_feed("Moved"), "application/rss+xml", "\"a\"");
+  server.serve_feed("/elsewhere.xml", small_feed("Visiting"), "application/rss+xml", "\"b\"");
+  add({server.url("/moved.xml"), server.url("/visiting.xml")});
+  ASSERT_EQ(run({"crawl"}).status, 0);
+  EXPECT_TRUE(feed(server.url("/moved.xml")).is_null());
+  EXPECT_FALSE(feed(server.url("/new.xml")).is_null());
+  EXPECT_FALSE(feed(server.url("/visiting.xml")).is_null());
+  EXPECT_TRUE(feed(server.url("/elsewhere.xml")).is_null());
+}
+
+TEST_F(CrawlRules, NewFeedUrlMovesTheFeed) {
+  testing::LoopbackServer server;
+  server.serve_feed("/old.xml",
+                    small_feed("Old home", "<itunes:new-feed-url>" + server.url("/home.xml") +
+                                               "</itunes:new-feed-url>"),
+                    "application/rss+xml", "\"a\"");
+  add({server.url("/old.xml")});
+  ASSERT_EQ(run({"crawl"}).status, 0);
+  EXPECT_TRUE(feed(server.url("/old.xml")).is_null());
+  EXPECT_FALSE(feed(server.url("/home.xml")).is_null());
+}
+
+TEST_F(CrawlRules, RepeatedFailuresBackOffFurtherEachTime) {
+  testing::LoopbackServer server;
+  server.on_get("/broken.xml", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 500;
+  });
+  add({server.url("/broken.xml")});
+  std::vector<std::int64_t> waits;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(run({"crawl", "--all"}).status, 0);
+    const auto entry = feed(server.url("/broken.xml"));
+    EXPECT_EQ(entry["failures"], i + 1);
+    EXPECT_EQ(entry["last_status"], 500);
+    EXPECT_EQ(entry["last_error"], "HTTP 500");
+    waits.push_back(seconds_between(entry));
+  }
+  EXPECT_LT(waits[0], waits[1]);
+  EXPECT_LT(waits[1], waits[2]);
+  EXPECT_EQ(server.count("/broken.xml"), 3);
+}
+
+TEST_F(CrawlRules, RetryAfterPostponesTheNextFetch) {
+  testing::LoopbackServer server;
+  server.on_get("/busy.xml", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 429;
+    response.set_header("Retry-After", "86400");
+  });
+  add({server.url("/busy.xml")});
+  ASSERT_EQ(run({"crawl"}).status, 0);
+  EXPECT_GE(seconds_between(feed(server.url("/busy.xml"))), 86400);
+}
+
+TEST_F(CrawlRules, BodiesOverTheCapFailEvenWhenTheyArriveCompressed) {
+  testing::LoopbackServer server;
+  const std::string big = small_feed(std::string(200000, 'x'));
+  server.serve_feed("/big.xml", big, "application/rss+xml", "\"a\"");
+  std::string bomb;
+  httplib::detail::gzip_compressor compressor;
+  compressor.compress(big.data(), big.size(), true, [&bomb](const char* data, std::size_t size) {
+    bomb.append(data, size);
+    return true;
+  });
+  ASSERT_LT(bomb.size(), 10000u);
+  server.on_get("/bomb.xml", [&bomb](const httplib::Request&, httplib::Response& response) {
+    response.set_header("Content-Encoding", "gzip");
+    response.set_content(bomb, "application/rss+xml");
+  });
+  const auto config = m_dir.path() / "small.toml";
+  testing::write_file(config, "[fetch]\nmax_body_bytes = 50000\n");
+  add({server.url("/big.xml"), server.url("/bomb.xml")});
+  ASSERT_EQ(run({"--config", config.string(), "crawl"}).status, 0);
+  for (const char* path : {"/big.xml", "/bomb.xml"}) {
+    const auto entry = feed(server.url(path));
+    EXPECT_EQ(entry["status"], "failing") << path;
+    EXPECT_NE(entry["last_error"].get<std::string>().find("larger than 50000"), std::string::npos)
+        << path;
+  }
+}
+
+TEST_F(CrawlRules, ARedirectLoopFailsTheFeed) {
+  testing::LoopbackServer server;
+  server.on_get("/a.xml", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect(server.url("/b.xml"), 302);
+  });
+  server.on_get("/b.xml", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect(server.url("/a.xml"), 302);
+  });
+  add({server.url("/a.xml")});
+  const auto crawled = run({"crawl"});
+  ASSERT_EQ(crawled.status, 0);
+  EXPECT_NE(crawled.out.find("1 failed"), std::string::npos) << crawled.out;
+  EXPECT_NE(feed(server.url("/a.xml"))["last_error"].get<std::string>().find("redirects"),
+            std::string::npos);
+  EXPECT_EQ(server.count("/a.xml") + server.count("/b.xml"), 6); // the first request + 5 hops
+}
+
+TEST_F(CrawlRules, ConcurrentCrawlsNeverFetchTheSameFeedTwice) {
+  constexpr int k_feeds = 60;
+  testing::LoopbackServer server;
+  std::vector<std::string> urls;
+  for (int i = 0; i < k_feeds; ++i) {
+    const std::string path = "/feed-" + std::to_string(i) + ".xml";
+    server.serve_feed(path, small_feed("Feed " + std::to_string(i)), "application/rss+xml",
+                      "\"e\"");
+    urls.push_back(server.url(path));
+  }
+  add(urls);
+  const auto results = testing::run_processes_together({command({"crawl", "--concurrency", "4"}),
+                                                        command({"crawl", "--concurrency", "4"}),
+                                                        command({"crawl", "--concurrency", "4"})});
+  for (const auto& result : results) {
+    EXPECT_EQ(result.status, 0) << result.out;
+  }
+  for (int i = 0; i < k_feeds; ++i) {
+    EXPECT_EQ(server.count("/feed-" + std::to_string(i) + ".xml"), 1) << i;
+  }
+  const auto stats = nlohmann::json::parse(run({"stats", "--json"}).out);
+  EXPECT_EQ(stats["shows"], k_feeds);
+}
+
+} // namespace
+} // namespace podcrawl
