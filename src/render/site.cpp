@@ -48,7 +48,24 @@ Templates load_templates(const std::filesystem::path& dir) {
   return templates;
 }
 
+// True when `file` already holds exactly `content`.
+bool holds(const std::filesystem::path& file, std::string_view content) {
+  std::error_code error;
+  if (std::filesystem::file_size(file, error) != content.size() || error) {
+    return false;
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::string existing(content.size(), '\0');
+  in.read(existing.data(), static_cast<std::streamsize>(existing.size()));
+  return in && existing == content;
+}
+
 void write_file_atomically(const std::filesystem::path& file, std::string_view content) {
+  // An unchanged page keeps its file (and its modification time): cron can render after every
+  // crawl, and rsync or a CDN sees only what changed.
+  if (holds(file, content)) {
+    return;
+  }
   std::error_code error;
   std::filesystem::create_directories(file.parent_path(), error);
   const auto temporary = file.parent_path() / ("." + file.filename().string() + ".tmp-" +

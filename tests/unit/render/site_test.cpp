@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -288,6 +290,29 @@ TEST(RenderSite, GivesByteIdenticalOutputForTheSameInput) {
   const auto first_files = read_tree(first.path());
   ASSERT_FALSE(first_files.empty());
   EXPECT_TRUE(first_files == read_tree(second.path()));
+}
+
+TEST(RenderSite, RewritesOnlyThePagesWhoseContentChanged) {
+  const testing::TempDir dir;
+  const auto options = options_for(dir.path());
+  render_site({hello_world_tech()}, options);
+  const fs::path show_page = dir.path() / "en" / "podcasts" / "hello-world-tech" / "index.html";
+  const fs::path episode_page = dir.path() / "en" / "podcasts" / "hello-world-tech" /
+                                hello_world_tech().episode_slugs.front() / "index.html";
+  const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(24 * 365);
+  fs::last_write_time(show_page, long_ago);
+  fs::last_write_time(episode_page, long_ago);
+  store::StoredShow changed = hello_world_tech();
+  changed.show.title = "Hello World Tech, renamed";
+  render_site({changed}, options);
+  EXPECT_GT(fs::last_write_time(show_page), long_ago); // its title changed
+  EXPECT_NE(testing::read_file(show_page).find("renamed"), std::string::npos);
+  const auto episode_time = fs::last_write_time(episode_page);
+  render_site({changed}, options);
+  EXPECT_EQ(fs::last_write_time(episode_page), episode_time); // same content: not rewritten
+  fs::last_write_time(show_page, long_ago);
+  render_site({changed}, options);
+  EXPECT_EQ(fs::last_write_time(show_page), long_ago);
 }
 
 TEST(RenderSite, RejectsUnknownLocalesAndRelativeSiteUrls) {
