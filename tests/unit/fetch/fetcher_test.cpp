@@ -73,6 +73,20 @@ TEST(Fetch, RefusesLoopbackUnlessPrivateNetworksAreAllowed) {
   EXPECT_EQ(server.count("/feed.xml"), 0);
 }
 
+TEST(Fetch, RefusesLoopbackWrittenInOtherSpellings) {
+  testing::LoopbackServer server;
+  server.serve_feed("/feed.xml", "<rss/>", "application/rss+xml", "\"v1\"");
+  core::FetchConfig config = loopback_config();
+  config.allow_private_networks = false;
+  const std::string port = std::to_string(server.port());
+  for (const std::string host : {"2130706433", "0x7f.0.0.1", "0177.0.0.1", "127.1", "localhost",
+                                 "[::ffff:127.0.0.1]", "[::1]"}) {
+    const auto result = fetch(request("http://" + host + ":" + port + "/feed.xml"), config);
+    EXPECT_EQ(result.outcome, FetchOutcome::refused) << host << ": " << result.error;
+  }
+  EXPECT_EQ(server.count("/feed.xml"), 0);
+}
+
 TEST(Fetch, RefusesSchemesOtherThanHttp) {
   for (const char* url : {"file:///etc/passwd", "ftp://example.com/feed", "gopher://x/"}) {
     EXPECT_EQ(fetch(request(url), loopback_config()).outcome, FetchOutcome::refused) << url;
