@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -29,17 +30,22 @@ public:
     m_last = now;
     m_printed = true;
     const std::int64_t done = summary.fetched + summary.not_modified + summary.failed;
-    std::fprintf(stderr, "%scrawl: %lld feeds done, %lld fetched, %lld not modified, %lld failed%s",
-                 m_tty ? "\r" : "", static_cast<long long>(done),
+    const double seconds = std::chrono::duration<double>(now - m_started).count();
+    std::fprintf(stderr,
+                 "%scrawl: %lld done (%.0f/s), %lld fetched, %lld not modified, %lld failed, "
+                 "%lld new episodes%s",
+                 m_tty ? "\r" : "", static_cast<long long>(done), done / std::max(seconds, 0.001),
                  static_cast<long long>(summary.fetched),
                  static_cast<long long>(summary.not_modified),
-                 static_cast<long long>(summary.failed), m_tty ? "" : "\n");
+                 static_cast<long long>(summary.failed),
+                 static_cast<long long>(summary.new_episodes), m_tty ? "" : "\n");
   }
 
 private:
   bool m_enabled;
   bool m_tty;
   bool m_printed = false;
+  std::chrono::steady_clock::time_point m_started = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point m_last{};
 };
 
