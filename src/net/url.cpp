@@ -180,7 +180,13 @@ std::optional<std::string> canonical_host(std::string_view host) {
   bool ascii = std::all_of(host.begin(), host.end(),
                            [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   if (!ascii) {
-    return idn_to_ascii(host);
+    // IDN mapping can yield ASCII that is no host character ("：" becomes ":", controls
+    // pass through): the result must pass the same check as an ASCII host.
+    auto converted = idn_to_ascii(host);
+    if (!converted || !std::all_of(converted->begin(), converted->end(), is_host_char)) {
+      return std::nullopt;
+    }
+    return converted;
   }
   if (host.size() > k_max_host_length || !std::all_of(host.begin(), host.end(), is_host_char)) {
     return std::nullopt;

@@ -83,6 +83,13 @@ TEST(UrlParse, RejectsTextThatIsNotAnAbsoluteHierarchicalUrl) {
       "http://[not-an-address]/",
       "1http://example.com/",
       "http://-bad-.\xd9\x85\xd8\xab/",
+      // International hosts whose IDN mapping yields a delimiter or a control character:
+      // fullwidth solidus, commercial at, colon and number sign, and a raw control.
+      "http://ex\xc3\xa4mple.com\xef\xbc\x8f\x65vil.example/",
+      "http://ex\xc3\xa4mple.com\xef\xbc\xa0\x65vil.example/",
+      "http://ex\xc3\xa4mple.com\xef\xbc\x9a\x38\x30/",
+      "http://ex\xc3\xa4mple.com\xef\xbc\x83x/",
+      "http://b\xc3\xbc\x63her\x01.example/",
       "http://example.com/" + std::string(k_max_url_length, 'a'),
   };
   for (const auto& input : rejected) {
