@@ -38,15 +38,15 @@ void add_parse_command(CLI::App& app, Context& context) {
     } else {
       bytes = read_input(options->source);
     }
-    const auto parsed = feed::parse_feed(bytes, parse_options);
+    auto parsed = feed::parse_feed(bytes, parse_options);
     if (parsed.outcome != feed::ParseOutcome::ok) {
       throw core::UsageError(options->source + ": " + parsed.error);
     }
-    auto json = feed::to_json(parsed.show);
+    feed::Show show = std::move(parsed.show);
     if (net::is_http_url(options->source)) {
-      json["feed_url"] = options->source;
+      show.feed_url = options->source;
     }
-    std::cout << json.dump(2) << '\n';
+    std::cout << feed::to_json_text(show) << '\n';
   });
 }
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -162,6 +163,12 @@ std::string repair_entities(std::string_view document) {
   out.reserve(document.size() + document.size() / 64);
   std::size_t at = 0;
   while (at < document.size()) {
+    std::size_t special = std::min(document.find_first_of("<&", at), document.size());
+    out.append(document.substr(at, special - at));
+    at = special;
+    if (at == document.size()) {
+      break;
+    }
     char c = document[at];
     if (c == '<') {
       if (std::size_t length = verbatim_section_length(document, at)) {
@@ -181,8 +188,112 @@ std::string repair_entities(std::string_view document) {
   return out;
 }
 
+namespace {
+
+// Attributes (namespace declarations included) read from one start tag; the rest are dropped.
+// libxml2 compares each attribute with every earlier one of its tag, so the cost of a tag
+// grows with the square of this.
+constexpr std::size_t k_max_attributes = 256;
+
+bool is_xml_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// The run of `name="value"` attributes that starts at `at` in a start tag, read the way
+// libxml2 reads it: it ends at the first thing that is not such an attribute.
+struct AttributeRun {
+  std::size_t end = 0;                      // just past the last attribute
+  std::size_t cut = std::string_view::npos; // where attribute k_max_attributes + 1 begins
+};
+
+AttributeRun attribute_run(std::string_view document, std::size_t at) {
+  AttributeRun run{at};
+  std::size_t count = 0;
+  std::size_t i = at;
+  const std::size_t size = document.size();
+  while (true) {
+    std::size_t start = i;
+    while (i < size && is_xml_space(document[i])) {
+      ++i;
+    }
+    std::size_t name = i;
+    while (i < size && !is_xml_space(document[i]) &&
+           std::string_view("=>/<\"'").find(document[i]) == std::string_view::npos) {
+      ++i;
+    }
+    if (i == name) {
+      return run;
+    }
+    while (i < size && is_xml_space(document[i])) {
+      ++i;
+    }
+    if (i == size || document[i] != '=') {
+      return run;
+    }
+    ++i;
+    while (i < size && is_xml_space(document[i])) {
+      ++i;
+    }
+    if (i == size || (document[i] != '"' && document[i] != '\'')) {
+      return run;
+    }
+    std::size_t close = document.find(document[i], i + 1);
+    if (close == std::string_view::npos) {
+      return run;
+    }
+    i = close + 1;
+    if (++count == k_max_attributes + 1) {
+      run.cut = start;
+    }
+    run.end = i;
+  }
+}
+
+} // namespace
+
+std::string limit_attributes(std::string_view document) {
+  std::string out;
+  std::size_t copied = 0; // document[copied, at) is still to be appended to `out`
+  std::size_t at = 0;
+  while ((at = document.find('<', at)) != std::string_view::npos) {
+    if (std::size_t length = verbatim_section_length(document, at)) {
+      at += length;
+      continue;
+    }
+    if (document.substr(at).starts_with("<?")) {
+      std::size_t end = document.find("?>", at);
+      at = end == std::string_view::npos ? document.size() : end + 2;
+      continue;
+    }
+    std::size_t name_end = at + 1;
+    while (name_end < document.size() && !is_xml_space(document[name_end]) &&
+           std::string_view("/>!<").find(document[name_end]) == std::string_view::npos) {
+      ++name_end;
+    }
+    if (name_end == at + 1) {
+      ++at; // an end tag, a declaration or a stray '<'
+      continue;
+    }
+    AttributeRun run = attribute_run(document, name_end);
+    // Attribute names stop at '<', so any '<' in the kept run is inside a value.
+    std::string_view kept = document.substr(name_end, std::min(run.cut, run.end) - name_end);
+    if (run.cut != std::string_view::npos || kept.find('<') != std::string_view::npos) {
+      out.append(document.substr(copied, name_end - copied));
+      for (char c : kept) {
+        out.append(c == '<' ? std::string_view("&lt;") : std::string_view(&c, 1));
+      }
+      copied = run.end;
+    }
+    at = std::max(run.end, name_end);
+  }
+  if (copied == 0) {
+    return std::string(document);
+  }
+  return out.append(document.substr(copied));
+}
+
 std::string repair_markup(std::string_view document) {
-  return repair_entities(strip_doctype(skip_leading_junk(document)));
+  return repair_entities(limit_attributes(strip_doctype(skip_leading_junk(document))));
 }
 
 } // namespace podcrawl::feed

@@ -23,7 +23,13 @@ std::string strip_doctype(std::string_view document);
 // left alone.
 std::string repair_entities(std::string_view document);
 
-// Apply skip_leading_junk, strip_doctype and repair_entities in order.
+// Return the document with every start tag cut to its first 256 attributes, so that no tag
+// costs the parser more than a bounded amount of work, and '<' inside attribute values
+// written "&lt;" (libxml2 would otherwise start a tag there that this count never saw).
+// Comments, CDATA sections and processing instructions are left alone.
+std::string limit_attributes(std::string_view document);
+
+// Apply skip_leading_junk, strip_doctype, limit_attributes and repair_entities in order.
 std::string repair_markup(std::string_view document);
 
 } // namespace podcrawl::feed

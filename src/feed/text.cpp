@@ -1,6 +1,8 @@
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
+
 #include "text_internal.hpp"
 
 namespace podcrawl::feed {
@@ -15,9 +17,62 @@ bool is_control(UChar32 c) {
   return c < 0x20 || (c >= 0x7f && c <= 0x9f);
 }
 
+bool is_break(char c) {
+  return c == '\t' || c == '\n' || c == '\r';
+}
+
+const icu::Normalizer2* nfc_instance() {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  return U_SUCCESS(status) ? nfc : nullptr;
+}
+
+// True when normalize() would change nothing but tab and line breaks: well-formed UTF-8 in NFC
+// without control characters or the noncharacters U+FFFE and U+FFFF. Most feed text is, and
+// is checked here without converting it to UTF-16.
+bool is_clean_nfc(std::string_view text) {
+  bool ascii = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x80) {
+      ascii = false;
+      // C1 controls are U+0080..U+009F, encoded C2 80..C2 9F; U+FFFE and U+FFFF are EF BF BE/BF.
+      auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0u;
+      if (byte == 0xc2 && next >= 0x80 && next <= 0x9f) {
+        return false;
+      }
+      if (byte == 0xef && next == 0xbf && i + 2 < text.size() &&
+          (static_cast<unsigned char>(text[i + 2]) & 0xfeu) == 0xbeu) {
+        return false;
+      }
+    } else if ((byte < 0x20 && !is_break(text[i])) || byte == 0x7f) {
+      return false;
+    }
+  }
+  if (ascii) {
+    return true;
+  }
+  if (!is_valid_utf8(text)) {
+    return false;
+  }
+  const icu::Normalizer2* nfc = nfc_instance();
+  UErrorCode status = U_ZERO_ERROR;
+  bool normalized = nfc != nullptr &&
+                    nfc->isNormalizedUTF8(
+                        icu::StringPiece(text.data(), static_cast<int32_t>(text.size())), status);
+  return U_SUCCESS(status) && normalized;
+}
+
 // NFC form of the text with control characters dropped (tab and line breaks kept when
 // keep_breaks, else turned into spaces). Invalid UTF-8 becomes U+FFFD.
 std::string normalize(std::string_view text, bool keep_breaks) {
+  if (is_clean_nfc(text)) {
+    std::string out(text);
+    if (!keep_breaks) {
+      std::replace_if(out.begin(), out.end(), is_break, ' ');
+    }
+    return out;
+  }
   icu::UnicodeString source = icu::UnicodeString::fromUTF8(
       icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   icu::UnicodeString kept;
@@ -31,9 +86,9 @@ std::string normalize(std::string_view text, bool keep_breaks) {
     }
   }
   UErrorCode status = U_ZERO_ERROR;
-  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  const icu::Normalizer2* nfc = nfc_instance();
   std::string out;
-  if (U_SUCCESS(status)) {
+  if (nfc != nullptr) {
     icu::UnicodeString normalized = nfc->normalize(kept, status);
     if (U_SUCCESS(status)) {
       normalized.toUTF8String(out);

@@ -148,6 +148,107 @@ std::size_t nesting_cut(std::string_view html) {
   return std::string_view::npos;
 }
 
+namespace {
+
+bool is_tag_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+// Rewrites tags for bound_attributes: `out` receives html[copied, at) before each change.
+class AttributeBounder {
+public:
+  explicit AttributeBounder(std::string_view html) : m_html(html) {}
+
+  std::optional<std::string> run() {
+    for (std::size_t at = m_html.find('<'); at != std::string_view::npos;
+         at = m_html.find('<', at)) {
+      std::size_t name = at + 1 + (at + 1 < m_html.size() && m_html[at + 1] == '/' ? 1 : 0);
+      bool alpha = name < m_html.size() && ((m_html[name] >= 'a' && m_html[name] <= 'z') ||
+                                            (m_html[name] >= 'A' && m_html[name] <= 'Z'));
+      at = alpha ? read_tag(name) : at + 1;
+    }
+    if (!m_changed) {
+      return std::nullopt;
+    }
+    m_out.append(m_html.substr(m_copied));
+    return std::move(m_out);
+  }
+
+private:
+  // Read the tag whose name starts at `at`; return where it ends (at its '>' or the end).
+  std::size_t read_tag(std::size_t at) {
+    const std::size_t size = m_html.size();
+    std::size_t i = skip_name(at, "/>");
+    std::size_t count = 0;
+    std::size_t excess = std::string_view::npos; // where the first dropped attribute starts
+    while (i < size && m_html[i] != '>') {
+      if (is_tag_space(m_html[i]) || m_html[i] == '/') {
+        ++i;
+        continue;
+      }
+      if (++count == k_max_attributes + 1) {
+        excess = i;
+      }
+      i = skip_name(i + 1, "/>="); // the first character may be '='
+      std::size_t after = i;
+      while (after < size && is_tag_space(m_html[after])) {
+        ++after;
+      }
+      if (after == size || m_html[after] != '=') {
+        i = after;
+        continue;
+      }
+      i = after + 1;
+      while (i < size && is_tag_space(m_html[i])) {
+        ++i;
+      }
+      if (i < size && (m_html[i] == '"' || m_html[i] == '\'')) {
+        std::size_t close = std::min(m_html.find(m_html[i], i + 1), size);
+        if (excess == std::string_view::npos) {
+          escape_less_than(i + 1, close);
+        }
+        i = close == size ? size : close + 1;
+      } else {
+        i = skip_name(i, ">");
+      }
+    }
+    if (excess != std::string_view::npos) {
+      m_out.append(m_html.substr(m_copied, excess - m_copied));
+      m_copied = i;
+      m_changed = true;
+    }
+    return i;
+  }
+
+  // Past the run of characters from `at` that are neither space nor one of `stops`.
+  std::size_t skip_name(std::size_t at, std::string_view stops) const {
+    while (at < m_html.size() && !is_tag_space(m_html[at]) &&
+           stops.find(m_html[at]) == std::string_view::npos) {
+      ++at;
+    }
+    return at;
+  }
+
+  void escape_less_than(std::size_t begin, std::size_t end) {
+    for (std::size_t lt = m_html.find('<', begin); lt < end; lt = m_html.find('<', lt + 1)) {
+      m_out.append(m_html.substr(m_copied, lt - m_copied)).append("&lt;");
+      m_copied = lt + 1;
+      m_changed = true;
+    }
+  }
+
+  std::string_view m_html;
+  std::string m_out;
+  std::size_t m_copied = 0; // m_html[m_copied, ...) is not in m_out yet
+  bool m_changed = false;
+};
+
+} // namespace
+
+std::optional<std::string> bound_attributes(std::string_view html) {
+  return AttributeBounder(html).run();
+}
+
 Document parse(std::string_view html) {
   if (html.size() > k_max_input_bytes) {
     html = html.substr(0, k_max_input_bytes);
@@ -159,10 +260,16 @@ Document parse(std::string_view html) {
       html.remove_suffix(1);
     }
   }
+  std::shared_ptr<const std::string> bounded;
+  if (std::optional<std::string> rewritten = bound_attributes(html)) {
+    bounded = std::make_shared<const std::string>(std::move(*rewritten));
+    html = *bounded;
+  }
   html = html.substr(0, nesting_cut(html));
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0; // parse errors are of no use here; do not spend memory on them
-  Document document(gumbo_parse_with_options(&options, html.data(), html.size()));
+  Document document(gumbo_parse_with_options(&options, html.data(), html.size()),
+                    OutputDeleter{bounded});
   if (!document) {
     throw std::bad_alloc();
   }
@@ -215,8 +322,27 @@ std::string_view trim_ascii(std::string_view text) {
   return text;
 }
 
-void append_escaped(std::string& out, std::string_view text) {
+// Text needs only `&` and `<` escaped: nothing else can start markup or a character
+// reference in the data state, so `>` and quotes stay as the feed wrote them.
+void append_escaped_text(std::string& out, std::string_view text) {
   for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      default:
+        out += c;
+    }
+  }
+}
+
+// Values are always written double-quoted; `<` and `>` are escaped as well so that no
+// serialization, even one re-read in a raw-text context, holds something tag-like.
+void append_escaped_attribute(std::string& out, std::string_view value) {
+  for (char c : value) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -229,9 +355,6 @@ void append_escaped(std::string& out, std::string_view text) {
         break;
       case '"':
         out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
         break;
       default:
         out += c;
@@ -356,7 +479,7 @@ private:
       case GUMBO_NODE_TEXT:
       case GUMBO_NODE_WHITESPACE:
       case GUMBO_NODE_CDATA:
-        append_escaped(m_out, node->v.text.text);
+        append_escaped_text(m_out, node->v.text.text);
         break;
       case GUMBO_NODE_ELEMENT:
       case GUMBO_NODE_TEMPLATE:
@@ -372,7 +495,7 @@ private:
       return;
     }
     if (depth >= k_max_depth) {
-      append_escaped(m_out, collect_text(node));
+      append_escaped_text(m_out, collect_text(node));
       return;
     }
     const GumboElement& element = node->v.element;
@@ -410,7 +533,7 @@ private:
       }
       has_source = has_source || name == "src";
       attributes.append(" ").append(name).append("=\"");
-      append_escaped(attributes, *value);
+      append_escaped_attribute(attributes, *value);
       attributes += '"';
     }
     if (element.tag == GUMBO_TAG_IMG && !has_source) {
@@ -439,17 +562,85 @@ private:
   std::string m_out;
 };
 
-std::string plain_text_to_html(const GumboNode* root) {
-  std::string text(trim_ascii(collect_text(root)));
+// Return text as HTML: line breaks become <br>, carriage returns go, the rest is escaped.
+std::string text_to_html(std::string_view text) {
   std::string out;
+  out.reserve(text.size());
   for (char c : text) {
     if (c == '\n') {
       out += "<br>";
     } else if (c != '\r') {
-      append_escaped(out, std::string_view(&c, 1));
+      append_escaped_text(out, std::string_view(&c, 1));
     }
   }
   return out;
+}
+
+std::string plain_text_to_html(const GumboNode* root) {
+  return text_to_html(trim_ascii(collect_text(root)));
+}
+
+// The code point of the well-formed UTF-8 sequence at text[at] (lead byte >= 0x80) and its
+// length, or length 0 when the bytes there are not well-formed.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at) {
+  auto lead = static_cast<unsigned char>(text[at]);
+  std::size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
+                       : lead >= 0xe0 && lead <= 0xef ? 3
+                       : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                      : 0;
+  if (length == 0 || at + length > text.size()) {
+    return {0, 0};
+  }
+  char32_t code = lead & (0x7fu >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    auto next = static_cast<unsigned char>(text[at + k]);
+    if ((next & 0xc0u) != 0x80u) {
+      return {0, 0};
+    }
+    code = (code << 6) | (next & 0x3fu);
+  }
+  bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
+  if (overlong || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+    return {0, 0};
+  }
+  return {code, length};
+}
+
+// True when the HTML parser reads the whole input as one run of text equal to its bytes:
+// within the input bound, well-formed UTF-8, nothing that starts a tag or a character
+// reference, and no character the parser drops, replaces or reports (NUL, carriage return,
+// other controls, noncharacters, a byte order mark). Such text needs no parse to sanitize.
+bool is_literal_text(std::string_view html) {
+  if (html.size() > k_max_input_bytes) {
+    return false;
+  }
+  for (std::size_t i = 0; i < html.size();) {
+    auto byte = static_cast<unsigned char>(html[i]);
+    if (byte == '<') {
+      return false;
+    }
+    if (byte == '&') {
+      char next = i + 1 < html.size() ? html[i + 1] : ' ';
+      bool alnum = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+                   (next >= '0' && next <= '9');
+      if (alnum || next == '#') {
+        return false;
+      }
+    } else if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\f') || byte == 0x7f) {
+      return false;
+    }
+    if (byte < 0x80) {
+      ++i;
+      continue;
+    }
+    auto [code, length] = decode_utf8(html, i);
+    bool noncharacter = (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffeu) == 0xfffeu;
+    if (length == 0 || code <= 0x9f || noncharacter || code == 0xfeff) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
 }
 
 icu::UnicodeString collapse_whitespace(const std::string& text) {
@@ -489,8 +680,10 @@ int32_t boundary_before(const icu::UnicodeString& text, int32_t limit,
 
 } // namespace
 
-std::string sanitize(std::string_view html, std::string_view base_url) {
-  internal::Document document = internal::parse(html);
+namespace internal {
+
+std::string sanitize_parsed(std::string_view html, std::string_view base_url) {
+  Document document = parse(html);
   const GumboNode* root = document->root;
   if (!has_markup(html)) {
     return plain_text_to_html(root);
@@ -500,6 +693,15 @@ std::string sanitize(std::string_view html, std::string_view base_url) {
     writer.write_children(body, 0);
   }
   return writer.take();
+}
+
+} // namespace internal
+
+std::string sanitize(std::string_view html, std::string_view base_url) {
+  if (is_literal_text(html)) {
+    return text_to_html(trim_ascii(html));
+  }
+  return internal::sanitize_parsed(html, base_url);
 }
 
 std::string plain_text(std::string_view html, std::size_t max_chars) {

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace podcrawl::html::internal {
@@ -152,12 +154,25 @@ inline constexpr std::array k_implicit_closes = {
 // counting too many.
 std::size_t nesting_cut(std::string_view html);
 
+// Return the HTML with the attributes of each tag past the first k_max_attributes dropped and
+// every '<' inside a quoted attribute value written "&lt;" (which means the same there), or
+// nullopt when there is neither. Tags are read the way the HTML tokenizer reads them; with no
+// '<' left inside quoted values, a tag the parser finds can only start where this reading
+// finds one too, or inside one of its unquoted attributes, and it reads the same attributes
+// from the first space on, so none of the parser's tags escapes the count.
+std::optional<std::string> bound_attributes(std::string_view html);
+
+// Frees a parse, and the rewritten input its nodes may point into when there is one.
 struct OutputDeleter {
+  std::shared_ptr<const std::string> source;
   void operator()(GumboOutput* output) const {
     gumbo_destroy_output(&kGumboDefaultOptions, output);
   }
 };
 using Document = std::unique_ptr<GumboOutput, OutputDeleter>;
+
+// sanitize() by way of the HTML parser, without the shortcut for input that is plain text.
+std::string sanitize_parsed(std::string_view html, std::string_view base_url);
 
 // Parse at most k_max_input_bytes of the HTML (cut at a UTF-8 character boundary).
 // Nodes may point into `html`, which must outlive the document. Never null.

@@ -14,6 +14,9 @@ inline constexpr std::size_t k_max_depth = 100;
 // Open tags (counted without a parser) allowed at once; input is cut before the tag that
 // would go past it. Parsing time grows with the square of nesting, so this bounds it.
 inline constexpr std::size_t k_max_open_tags = 256;
+// Attributes read from one tag; the rest are dropped before parsing. The parser compares each
+// attribute with every earlier one of its tag, so a tag costs the square of its count.
+inline constexpr std::size_t k_max_attributes = 256;
 // Feed links returned from one page at most.
 inline constexpr std::size_t k_max_feed_links = 32;
 // The rel value every sanitized link carries.

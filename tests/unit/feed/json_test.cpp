@@ -4,6 +4,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace podcrawl::feed {
 namespace {
@@ -101,6 +102,75 @@ TEST(ToJson, KeepsEpisodesInOrder) {
   EXPECT_EQ(json["episodes"][0]["title"], "c");
   EXPECT_EQ(json["episodes"][1]["title"], "a");
   EXPECT_EQ(json["episodes"][2]["title"], "b");
+}
+
+Show full_show(const std::string& text) {
+  Show show;
+  show.title = text;
+  show.link = "https://example.com/";
+  show.description = "<p>" + text + "</p>";
+  show.language = "en-US";
+  show.image = "https://example.com/i.png";
+  show.author = text;
+  show.explicit_content = true;
+  show.categories = {text, "News", ""};
+  show.podcast_guid = "917393e3-1b1e-5cef-ace4-edaa54e1f810";
+  show.new_feed_url = "https://example.com/new";
+  show.feed_url = "https://example.com/feed";
+  Episode episode;
+  episode.guid = text;
+  episode.title = text;
+  episode.published = -86400;
+  episode.enclosure_url = "https://example.com/e.mp3";
+  episode.enclosure_type = "audio/mpeg";
+  episode.enclosure_length = 9223372036854775807;
+  episode.duration_seconds = 0;
+  episode.link = "https://example.com/e";
+  episode.description = text;
+  episode.season = -1;
+  episode.episode = 2147483647;
+  episode.explicit_content = false;
+  episode.image = "https://example.com/e.png";
+  episode.transcripts = {{"https://example.com/t.vtt", ""}, {"", text}};
+  episode.chapters_url = "https://example.com/c.json";
+  show.episodes = {episode, Episode{}, episode};
+  return show;
+}
+
+// Strings that exercise every escaping rule of dump(): quotes, backslashes, each control
+// character class, DEL, multi-byte UTF-8 of every length, and a right-to-left script.
+const std::vector<std::string> k_texts = {
+    "",
+    "plain",
+    "quote \" and backslash \\ and slash /",
+    "tab\there, line\nbreak, return\r, backspace\b, form feed\f",
+    std::string("nul \0 bell \a escape \x1b unit separator \x1f del \x7f", 44),
+    "caf\u00e9 \u2014 \u65e5\u672c\u8a9e \U0001f399 \u0627\u0644\u0639\u0631\u0628\u064a\u0629",
+    "<a href=\"https://example.com/?a=1&amp;b=2\">link</a>",
+};
+
+TEST(ToJsonText, WritesWhatDumpWritesForEveryValue) {
+  for (const std::string& text : k_texts) {
+    SCOPED_TRACE(text);
+    Show show = full_show(text);
+    EXPECT_EQ(to_json_text(show), to_json(show).dump(2));
+  }
+}
+
+TEST(ToJsonText, WritesWhatDumpWritesForAnEmptyShow) {
+  Show show;
+  EXPECT_EQ(to_json_text(show), to_json(show).dump(2));
+  show.episodes.push_back(Episode{});
+  EXPECT_EQ(to_json_text(show), to_json(show).dump(2));
+}
+
+TEST(ToJsonText, RefusesInvalidUtf8LikeDump) {
+  for (std::string_view invalid :
+       {"\xff", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80"}) {
+    Show show;
+    show.title = "bad " + std::string(invalid);
+    EXPECT_THROW(to_json_text(show), nlohmann::json::type_error);
+  }
 }
 
 } // namespace
