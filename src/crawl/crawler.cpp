@@ -15,6 +15,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "podcrawl/core/hash.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/feed/parser.hpp"
 #include "podcrawl/fetch/pool.hpp"
@@ -262,6 +263,18 @@ void Run::process(store::Database& database, const Job& job) {
 
 void Run::store_fetched(store::Database& database, const Job& job) {
   const store::FeedRecord& feed = job.feed;
+  store::FetchMeta meta;
+  meta.http_status = job.result.http_status;
+  meta.etag = job.result.etag;
+  meta.last_modified = job.result.last_modified;
+  meta.content_hash = core::content_hash(job.result.body);
+  if (!feed.content_hash.empty() && meta.content_hash == feed.content_hash) {
+    // A 200 with the very body stored last time: nothing to parse or store.
+    const std::int64_t now = core::now();
+    database.record_unchanged(feed.id, meta, now, now + m_config.crawl.refresh_interval_seconds);
+    count(&CrawlSummary::not_modified);
+    return;
+  }
   feed::ParseOptions parse_options;
   parse_options.feed_url = job.result.final_url;
   parse_options.content_type = job.result.content_type;
@@ -275,10 +288,6 @@ void Run::store_fetched(store::Database& database, const Job& job) {
   if (parsed.show.episodes.size() > max_episodes) {
     parsed.show.episodes.resize(max_episodes);
   }
-  store::FetchMeta meta;
-  meta.http_status = job.result.http_status;
-  meta.etag = job.result.etag;
-  meta.last_modified = job.result.last_modified;
   const std::int64_t now = core::now();
   const auto saved = database.record_success(feed.id, meta, parsed.show, now,
                                              now + refresh_seconds(parsed.show, m_config.crawl));

@@ -11,7 +11,8 @@ namespace {
 const std::string k_feed_columns =
     "f.id, f.url, f.status,"
     " extract(epoch FROM f.last_fetch_at)::bigint, extract(epoch FROM f.next_fetch_at)::bigint,"
-    " f.last_status, f.last_error, f.failures, coalesce(s.slug, ''), f.etag, f.last_modified";
+    " f.last_status, f.last_error, f.failures, coalesce(s.slug, ''), f.etag, f.last_modified,"
+    " f.content_hash";
 
 FeedRecord feed_from_row(const pqxx::row& row) {
   FeedRecord feed;
@@ -26,6 +27,7 @@ FeedRecord feed_from_row(const pqxx::row& row) {
   feed.show_slug = row[8].as<std::string>();
   feed.etag = row[9].as<std::string>();
   feed.last_modified = row[10].as<std::string>();
+  feed.content_hash = row[11].as<std::string>();
   return feed;
 }
 
@@ -36,6 +38,20 @@ std::vector<FeedRecord> feeds_from_result(const pqxx::result& result) {
     feeds.push_back(feed_from_row(row));
   }
   return feeds;
+}
+
+// A feed stopped describing its show (removed or gone): another live feed of the show takes it
+// over, else the show becomes inactive.
+void release_show(pqxx::work& txn, std::int64_t feed_id) {
+  txn.exec_params(
+      "WITH heir AS ("
+      "  SELECT f.id FROM feeds f JOIN shows s ON s.id = f.show_id"
+      "  WHERE s.feed_id = $1 AND f.id <> $1 AND f.status IN ('active', 'failing')"
+      "  ORDER BY f.last_fetch_at DESC NULLS LAST, f.id LIMIT 1)"
+      " UPDATE shows SET feed_id = coalesce((SELECT id FROM heir), feed_id),"
+      "  active = EXISTS (SELECT 1 FROM heir)"
+      " WHERE feed_id = $1",
+      feed_id);
 }
 
 } // namespace
@@ -51,7 +67,7 @@ AddOutcome Database::add_feed(const std::string& url, std::int64_t now) {
     if (inserted.empty()) {
       const auto revived = txn.exec_params(
           "UPDATE feeds SET status = 'active', failures = 0, last_error = '',"
-          " next_fetch_at = NULL, lease_until = NULL"
+          " next_fetch_at = NULL, lease_until = NULL, content_hash = ''"
           " WHERE url = $1 AND status = 'removed' RETURNING id",
           url);
       outcome = revived.empty() ? AddOutcome::exists : AddOutcome::added;
@@ -71,8 +87,7 @@ bool Database::remove_feed(const std::string& url) {
     if (removed.empty()) {
       return false;
     }
-    txn.exec_params("UPDATE shows SET active = false WHERE feed_id = $1",
-                    removed[0][0].as<std::int64_t>());
+    release_show(txn, removed[0][0].as<std::int64_t>());
     txn.commit();
     return true;
   });
@@ -147,20 +162,38 @@ std::vector<FeedRecord> Database::claim_due_feeds(int limit, bool all, std::int6
 
 void Database::record_not_modified(std::int64_t feed_id, std::int64_t now,
                                    std::int64_t next_fetch_at) {
-  guarded(m_impl->redacted_url, "record not modified", [&] {
-    pqxx::work txn(m_impl->connection);
+  FetchMeta meta;
+  meta.http_status = 304;
+  record_unchanged_fetch(feed_id, meta, /*keep_validators=*/true, "not_modified", now,
+                         next_fetch_at);
+}
+
+void Database::record_unchanged(std::int64_t feed_id, const FetchMeta& meta, std::int64_t now,
+                                std::int64_t next_fetch_at) {
+  record_unchanged_fetch(feed_id, meta, /*keep_validators=*/false, "unchanged", now, next_fetch_at);
+}
+
+void Database::record_unchanged_fetch(std::int64_t feed_id, const FetchMeta& meta,
+                                      bool keep_validators, const char* outcome, std::int64_t now,
+                                      std::int64_t next_fetch_at) {
+  guarded(m_impl->redacted_url, "record unchanged fetch", [&] {
+    // One statement is one transaction: the feed's state and its history move together, in a
+    // single round trip (the crawl's most frequent write).
+    pqxx::nontransaction txn(m_impl->connection);
     txn.exec_params(
-        "UPDATE feeds SET last_fetch_at = to_timestamp($2::bigint),"
-        " next_fetch_at = to_timestamp($3::bigint), lease_until = NULL, last_status = 304,"
-        " status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
-        " failures = 0, last_error = ''"
-        " WHERE id = $1",
-        feed_id, now, next_fetch_at);
-    txn.exec_params(
-        "INSERT INTO fetches (feed_id, fetched_at, outcome, http_status)"
-        " VALUES ($1, to_timestamp($2::bigint), 'not_modified', 304)",
-        feed_id, now);
-    txn.commit();
+        "WITH durability AS (SELECT set_config('synchronous_commit', 'off', true)),"
+        " state AS ("
+        "  UPDATE feeds SET last_fetch_at = to_timestamp($2::bigint),"
+        "  next_fetch_at = to_timestamp($3::bigint), lease_until = NULL, last_status = $4,"
+        "  etag = CASE WHEN $7::boolean THEN etag ELSE $5 END,"
+        "  last_modified = CASE WHEN $7::boolean THEN last_modified ELSE $6 END,"
+        "  status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
+        "  failures = 0, last_error = ''"
+        "  WHERE id = $1 RETURNING id)"
+        " INSERT INTO fetches (feed_id, fetched_at, outcome, http_status)"
+        " SELECT id, to_timestamp($2::bigint), $8, $4 FROM state, durability",
+        feed_id, now, next_fetch_at, meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
+        bounded_text(meta.last_modified, k_max_error_bytes), keep_validators, outcome);
   });
 }
 
@@ -170,6 +203,7 @@ void Database::record_failure(std::int64_t feed_id, std::optional<int> http_stat
   const std::string message = bounded_text(error, k_max_error_bytes);
   guarded(m_impl->redacted_url, "record failure", [&] {
     pqxx::work txn(m_impl->connection);
+    commit_without_flush_wait(txn);
     txn.exec_params(
         "UPDATE feeds SET failures = failures + 1,"
         " status = CASE WHEN status = 'removed' THEN status"
@@ -179,7 +213,7 @@ void Database::record_failure(std::int64_t feed_id, std::optional<int> http_stat
         " WHERE id = $1",
         feed_id, http_status, message, now, gone, next_fetch_at);
     if (gone) {
-      txn.exec_params("UPDATE shows SET active = false WHERE feed_id = $1", feed_id);
+      release_show(txn, feed_id);
     }
     txn.exec_params(
         "INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, error)"

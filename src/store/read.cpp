@@ -127,11 +127,12 @@ std::vector<StoredShow> assemble_shows(SnapshotTransaction& txn, const pqxx::res
 std::optional<StoredShow> Database::load_show(const std::string& feed_url_or_slug) {
   return guarded(m_impl->redacted_url, "load show", [&]() -> std::optional<StoredShow> {
     SnapshotTransaction txn(m_impl->connection);
-    const auto result =
-        txn.exec_params(std::string("SELECT ") + k_show_columns +
-                            " FROM shows s JOIN feeds f ON f.id = s.feed_id"
-                            " WHERE s.slug = $1 OR f.url = $1 ORDER BY (f.url = $1) DESC LIMIT 1",
-                        feed_url_or_slug);
+    const auto result = txn.exec_params(std::string("SELECT ") + k_show_columns +
+                                            " FROM shows s JOIN feeds f ON f.id = s.feed_id"
+                                            " WHERE s.slug = $1"
+                                            "  OR s.id = (SELECT show_id FROM feeds WHERE url = $1)"
+                                            " ORDER BY (s.slug = $1) LIMIT 1",
+                                        feed_url_or_slug);
     if (result.empty()) {
       return std::nullopt;
     }

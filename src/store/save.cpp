@@ -1,39 +1,47 @@
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/hash.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/l10n/localizer.hpp"
+#include "podcrawl/store/identity.hpp"
 #include "store_internal.hpp"
+
+// Saving a parsed feed. One transaction per feed, a fixed handful of statements whatever the
+// number of episodes (they travel as one JSON parameter), and no row is written when nothing
+// changed: every UPDATE compares with IS DISTINCT FROM first, so storing the same parse again
+// leaves shows, episodes and categories untouched (only the feed's fetch state and history move).
+//
+// Concurrency: the feed row is locked for the whole save, the show row too once found, so two
+// feeds of one show (same podcast:guid) save one after the other. Nothing global is locked: a new
+// show's slug is claimed with INSERT ... ON CONFLICT (slug) DO NOTHING and the next suffix on a
+// clash, and an advisory lock on the hash of the show's identity is taken only while a feed
+// without a show looks for (or creates) the show it belongs to.
 
 namespace podcrawl::store {
 namespace {
 
-// Key of the advisory lock under which new show slugs are chosen, so two crawlers storing
-// shows of the same title at once cannot pick the same slug.
-constexpr std::int64_t k_show_slug_lock = 0x706f64736c7567; // "podslug"
 // Longest episode key stored as is; longer ones are cut and suffixed with a hash of the whole
 // key so they stay unique and fit the index.
 constexpr std::size_t k_max_episode_key_bytes = 1000;
 // Episode dates outside years 1..9999 are treated as absent.
 constexpr std::int64_t k_min_stored_time = -62135596800;
 constexpr std::int64_t k_max_stored_time = 253402300799;
+// Suffixes tried for a new show's slug before giving up.
+constexpr int k_max_slug_attempts = 100000;
 
-// 64-bit FNV-1a: a stable hash, the same on every machine and every run.
-std::uint64_t stable_hash(std::string_view text) {
-  std::uint64_t hash = 14695981039346656037ULL;
-  for (const char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 1099511628211ULL;
-  }
-  return hash;
+std::string hex_suffix(std::uint64_t hash) {
+  char suffix[24];
+  std::snprintf(suffix, sizeof suffix, "#%016llx", static_cast<unsigned long long>(hash));
+  return suffix;
 }
 
 std::string stored_episode_key(const feed::Episode& episode) {
@@ -41,10 +49,7 @@ std::string stored_episode_key(const feed::Episode& episode) {
   if (key.size() <= k_max_episode_key_bytes) {
     return key;
   }
-  char suffix[24];
-  std::snprintf(suffix, sizeof suffix, "#%016llx",
-                static_cast<unsigned long long>(stable_hash(key)));
-  return bounded_text(key, k_max_episode_key_bytes - 17) + suffix;
+  return bounded_text(key, k_max_episode_key_bytes - 17) + hex_suffix(core::fnv1a_64(key));
 }
 
 std::optional<std::int64_t> stored_time(std::optional<std::int64_t> t) {
@@ -72,92 +77,238 @@ std::string slug_base(const std::string& title, const char* fallback) {
   return base.empty() ? fallback : base;
 }
 
-struct StoredShowRow {
-  std::int64_t id = 0;
-  std::string slug;
-  bool changed = false;
+// The feed being saved and its show, both locked for the transaction (feed first, as every
+// other writer does). The transaction's commit does not wait for the disk
+// (commit_without_flush_wait explains why).
+struct FeedRow {
+  std::string url;
+  bool active = true;
+  std::optional<std::int64_t> show_id;
 };
 
-StoredShowRow insert_show(pqxx::work& txn, std::int64_t feed_id, const feed::Show& show,
-                          bool active, std::int64_t now) {
-  txn.exec_params("SELECT pg_advisory_xact_lock($1)", k_show_slug_lock);
-  const std::string base = slug_base(show.title, "show");
-  std::set<std::string> taken;
-  for (const auto& row : txn.exec_params(
-           "SELECT slug FROM shows WHERE slug = $1 OR left(slug, length($1) + 1) = $1 || '-'",
-           base)) {
-    taken.insert(row[0].as<std::string>());
+FeedRow lock_feed(pqxx::work& txn, std::int64_t feed_id) {
+  const auto rows = txn.exec_params(
+      "SELECT set_config('synchronous_commit', 'off', true), f.status, f.url,"
+      " (SELECT s.id FROM shows s WHERE s.id = coalesce(f.show_id,"
+      "   (SELECT o.id FROM shows o WHERE o.feed_id = f.id)) FOR UPDATE)"
+      " FROM feeds f WHERE f.id = $1 FOR UPDATE OF f",
+      feed_id);
+  if (rows.empty()) {
+    throw core::EnvironmentError("feed " + std::to_string(feed_id) + " is not listed");
   }
-  StoredShowRow stored;
-  stored.slug = unique_slug(base, taken);
-  stored.changed = true;
-  stored.id =
-      txn.exec_params1(
-             "INSERT INTO shows (feed_id, slug, title, link, description, language, image,"
-             " author, explicit, podcast_guid, new_feed_url, active, added_at, updated_at)"
-             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12::boolean,"
-             " to_timestamp($13::bigint), to_timestamp($13::bigint)) RETURNING id",
-             feed_id, stored.slug, storable_text(show.title), storable_text(show.link),
-             storable_text(show.description), storable_text(show.language),
-             storable_text(show.image), storable_text(show.author), show.explicit_content,
-             storable_text(show.podcast_guid), storable_text(show.new_feed_url), active, now)[0]
-          .as<std::int64_t>();
-  return stored;
+  return {rows[0][2].as<std::string>(), rows[0][1].as<std::string>() != "removed",
+          nullable<std::int64_t>(rows[0][3])};
 }
 
-StoredShowRow update_show(pqxx::work& txn, std::int64_t show_id, std::string slug,
-                          const feed::Show& show, bool active, std::int64_t now) {
-  const auto row = txn.exec_params1(
-      "UPDATE shows SET updated_at = CASE WHEN"
-      "   (title, link, description, language, image, author, explicit, podcast_guid,"
-      "    new_feed_url, active)"
-      "   IS DISTINCT FROM ($2::text, $3::text, $4::text, $5::text, $6::text, $7::text,"
-      "    $8::boolean, $9::text, $10::text, $11::boolean)"
-      "   THEN to_timestamp($12::bigint) ELSE updated_at END,"
-      " title = $2, link = $3, description = $4, language = $5, image = $6, author = $7,"
-      " explicit = $8::boolean, podcast_guid = $9, new_feed_url = $10, active = $11::boolean"
-      " WHERE id = $1 RETURNING updated_at = to_timestamp($12::bigint)",
-      show_id, storable_text(show.title), storable_text(show.link), storable_text(show.description),
-      storable_text(show.language), storable_text(show.image), storable_text(show.author),
-      show.explicit_content, storable_text(show.podcast_guid), storable_text(show.new_feed_url),
-      active, now);
-  return {show_id, std::move(slug), row[0].as<bool>()};
+// The show's columns as stored.
+struct ShowValues {
+  std::string title, link, description, language, image, author;
+  std::optional<bool> explicit_content;
+  std::string podcast_guid, new_feed_url, identity_guid;
+};
+
+ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
+  return {storable_text(show.title),
+          storable_text(show.link),
+          storable_text(show.description),
+          storable_text(show.language),
+          storable_text(show.image),
+          storable_text(show.author),
+          show.explicit_content,
+          storable_text(show.podcast_guid),
+          storable_text(show.new_feed_url),
+          storable_text(show_identity(show.podcast_guid, feed_url))};
 }
 
-StoredShowRow upsert_show(pqxx::work& txn, std::int64_t feed_id, const feed::Show& show,
-                          bool active, std::int64_t now) {
-  const auto existing = txn.exec_params("SELECT id, slug FROM shows WHERE feed_id = $1", feed_id);
-  if (existing.empty()) {
-    return insert_show(txn, feed_id, show, active, now);
-  }
-  return update_show(txn, existing[0][0].as<std::int64_t>(), existing[0][1].as<std::string>(), show,
-                     active, now);
-}
-
-void replace_categories(pqxx::work& txn, std::int64_t show_id,
-                        const std::vector<std::string>& categories) {
-  txn.exec_params("DELETE FROM show_categories WHERE show_id = $1", show_id);
+// The feed's categories as a JSON array: bounded, deduplicated, in order.
+std::string categories_json(const std::vector<std::string>& categories) {
+  nlohmann::json names = nlohmann::json::array();
   std::unordered_set<std::string> seen;
-  int position = 0;
   for (const auto& category : categories) {
     if (seen.size() >= k_max_categories) {
       break;
     }
     std::string name = bounded_text(category, k_max_category_bytes);
-    if (name.empty() || !seen.insert(name).second) {
-      continue;
+    if (!name.empty() && seen.insert(name).second) {
+      names.push_back(std::move(name));
     }
-    txn.exec_params("INSERT INTO categories (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
-                    name);
-    txn.exec_params(
-        "INSERT INTO show_categories (show_id, category_id, position)"
-        " SELECT $1, id, $3 FROM categories WHERE name = $2",
-        show_id, name, position++);
+  }
+  return names.dump();
+}
+
+// CTEs that make show $show's categories the names in JSON array $names, writing only rows that
+// differ; `ids` holds a NULL id for a category another crawler added after the statement's
+// snapshot (the caller runs the statement again for it).
+std::string category_ctes(const char* show, const char* names) {
+  const std::string s = show;
+  const std::string n = names;
+  return " wanted AS ("
+         "  SELECT name, (ordinality - 1)::integer AS position"
+         "  FROM jsonb_array_elements_text(" +
+         n +
+         "::jsonb) WITH ORDINALITY AS t(name, ordinality)),"
+         " added AS ("
+         "  INSERT INTO categories (name) SELECT name FROM wanted"
+         "  WHERE NOT EXISTS (SELECT 1 FROM categories c WHERE c.name = wanted.name)"
+         "  ON CONFLICT (name) DO NOTHING RETURNING id, name),"
+         " ids AS ("
+         "  SELECT w.position, coalesce(c.id, a.id) AS id FROM wanted w"
+         "  LEFT JOIN categories c ON c.name = w.name LEFT JOIN added a ON a.name = w.name),"
+         " dropped AS ("
+         "  DELETE FROM show_categories sc WHERE sc.show_id = " +
+         s +
+         "  AND NOT EXISTS (SELECT 1 FROM ids WHERE ids.id = sc.category_id) RETURNING 1),"
+         " placed AS ("
+         "  INSERT INTO show_categories (show_id, category_id, position)"
+         "  SELECT " +
+         s +
+         ", ids.id, ids.position FROM ids WHERE ids.id IS NOT NULL AND NOT EXISTS ("
+         "   SELECT 1 FROM show_categories sc WHERE sc.show_id = " +
+         s +
+         "   AND sc.category_id = ids.id AND sc.position = ids.position)"
+         "  ON CONFLICT (show_id, category_id) DO UPDATE SET position = EXCLUDED.position"
+         "  RETURNING 1)";
+}
+
+void write_categories(pqxx::work& txn, std::int64_t show_id, const std::string& names) {
+  static const std::string k_sql = "WITH" + category_ctes("$1::bigint", "$2") +
+                                   " SELECT count(*) FILTER (WHERE id IS NULL) FROM ids";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (txn.exec_params1(k_sql, show_id, names)[0].as<std::int64_t>() == 0) {
+      return;
+    }
   }
 }
 
-nlohmann::json episode_json(const feed::Episode& episode, const std::string& key,
-                            const std::string& slug, int position) {
+// A show's stored episodes as identity matching needs them.
+struct StoredEpisodes {
+  std::vector<std::int64_t> ids;
+  std::vector<EpisodeIdentity> identities;
+  std::set<std::string> keys;
+  std::set<std::string> slugs;
+};
+
+// From a JSON array of [id, key, slug, guid, enclosure_url, link, title, published, duration].
+StoredEpisodes stored_episodes(const std::string& json) {
+  StoredEpisodes stored;
+  const auto text = [](const nlohmann::json& value) {
+    return value.is_string() ? value.get<std::string>() : std::string();
+  };
+  const auto number = [](const nlohmann::json& value) -> std::optional<std::int64_t> {
+    return value.is_number() ? std::optional(value.get<std::int64_t>()) : std::nullopt;
+  };
+  for (const auto& row : nlohmann::json::parse(json)) {
+    stored.ids.push_back(row.at(0).get<std::int64_t>());
+    stored.keys.insert(text(row.at(1)));
+    stored.slugs.insert(text(row.at(2)));
+    stored.identities.push_back({text(row.at(3)), text(row.at(4)), text(row.at(5)), text(row.at(6)),
+                                 number(row.at(7)), number(row.at(8))});
+  }
+  return stored;
+}
+
+struct StoredShowRow {
+  std::int64_t id = 0;
+  std::string slug;
+  StoredEpisodes episodes; // empty for a new show
+};
+
+// For a locked show: write the show's columns and categories where they differ (the feed saving
+// it becomes the one that describes it) and read its stored episodes, in one statement.
+StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed_id,
+                        const ShowValues& v, const std::string& categories, bool active,
+                        std::int64_t now) {
+  static const std::string k_sql =
+      "WITH changed AS ("
+      "  UPDATE shows SET (title, link, description, language, image, author, explicit,"
+      "   podcast_guid, new_feed_url, identity_guid, active, feed_id, updated_at) ="
+      "   ($2, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12::boolean, $13::bigint,"
+      "    to_timestamp($14::bigint))"
+      "  WHERE id = $1 AND (title, link, description, language, image, author, explicit,"
+      "   podcast_guid, new_feed_url, identity_guid, active, feed_id) IS DISTINCT FROM"
+      "   ($2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text,"
+      "    $10::text, $11::text, $12::boolean, $13::bigint)"
+      "  RETURNING id)," +
+      category_ctes("$1::bigint", "$15") +
+      " SELECT (SELECT slug FROM shows WHERE id = $1),"
+      "  (SELECT count(*) FILTER (WHERE id IS NULL) FROM ids),"
+      "  (SELECT coalesce(json_agg(json_build_array(id, key, slug, guid, enclosure_url, link,"
+      "    title, extract(epoch FROM published)::bigint, duration_seconds) ORDER BY id), '[]')"
+      "   FROM episodes WHERE show_id = $1)";
+  const auto row =
+      txn.exec_params1(k_sql, show_id, v.title, v.link, v.description, v.language, v.image,
+                       v.author, v.explicit_content, v.podcast_guid, v.new_feed_url,
+                       v.identity_guid, active, feed_id, now, categories);
+  if (row[0].is_null()) {
+    throw core::EnvironmentError("show " + std::to_string(show_id) + " vanished while saving");
+  }
+  if (row[1].as<std::int64_t>() != 0) {
+    write_categories(txn, show_id, categories);
+  }
+  return {show_id, row[0].as<std::string>(), stored_episodes(row[2].as<std::string>())};
+}
+
+// Slugs offered to one INSERT of a new show: base, base-2, ... base-N.
+constexpr int k_slug_candidates = 64;
+
+std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues& v, bool active,
+                         std::int64_t now, std::string& slug) {
+  const std::string base = slug_base(v.title, "show");
+  for (int first = 1; first < k_max_slug_attempts; first += k_slug_candidates) {
+    nlohmann::json candidates = nlohmann::json::array();
+    for (int n = first; n < first + k_slug_candidates; ++n) {
+      candidates.push_back(n == 1 ? base : base + "-" + std::to_string(n));
+    }
+    // The first candidate no show has; if another crawler takes it meanwhile, ON CONFLICT
+    // leaves nothing inserted and the next round looks again.
+    const auto inserted = txn.exec_params(
+        "INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
+        " explicit, podcast_guid, new_feed_url, identity_guid, active, added_at, updated_at)"
+        " SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
+        "  to_timestamp($14::bigint), to_timestamp($14::bigint)"
+        " FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY AS c(slug, ordinality)"
+        " WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)"
+        " ORDER BY c.ordinality LIMIT 1"
+        " ON CONFLICT (slug) DO NOTHING RETURNING id, slug",
+        feed_id, candidates.dump(), v.title, v.link, v.description, v.language, v.image, v.author,
+        v.explicit_content, v.podcast_guid, v.new_feed_url, v.identity_guid, active, now);
+    if (!inserted.empty()) {
+      slug = inserted[0][1].as<std::string>();
+      return inserted[0][0].as<std::int64_t>();
+    }
+    const auto free = txn.exec_params(
+        "SELECT count(*) FROM jsonb_array_elements_text($1::jsonb) AS c(slug)"
+        " WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)",
+        candidates.dump());
+    if (free[0][0].as<std::int64_t>() > 0) {
+      first -= k_slug_candidates; // lost a race for a free one: look at the same ones again
+    }
+  }
+  throw core::EnvironmentError("no free slug for show \"" + base + "\"");
+}
+
+// A feed without a show joins the show that has its identity (the same podcast at another
+// URL), else gets a new one.
+StoredShowRow attach_or_insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues& v,
+                                    const std::string& categories, bool active, std::int64_t now) {
+  // Serializes only feeds of the same podcast looking for their show at the same moment.
+  txn.exec_params("SELECT pg_advisory_xact_lock($1::bigint)",
+                  static_cast<std::int64_t>(core::fnv1a_64("show identity " + v.identity_guid)));
+  const auto existing = txn.exec_params(
+      "SELECT id FROM shows WHERE identity_guid = $1 AND identity_guid <> ''"
+      " ORDER BY id LIMIT 1 FOR UPDATE",
+      v.identity_guid);
+  if (!existing.empty()) {
+    return save_show(txn, existing[0][0].as<std::int64_t>(), feed_id, v, categories, active, now);
+  }
+  StoredShowRow stored;
+  stored.id = insert_show(txn, feed_id, v, active, now, stored.slug);
+  write_categories(txn, stored.id, categories);
+  return stored;
+}
+
+nlohmann::json episode_json(const feed::Episode& episode, std::optional<std::int64_t> id,
+                            const std::string& key, const std::string& slug, int position) {
   nlohmann::json transcripts = nlohmann::json::array();
   for (const auto& transcript : episode.transcripts) {
     transcripts.push_back(
@@ -167,6 +318,7 @@ nlohmann::json episode_json(const feed::Episode& episode, const std::string& key
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
   };
   return {
+      {"id", optional_value(id)},
       {"key", key},
       {"slug", slug},
       {"guid", storable_text(episode.guid)},
@@ -188,41 +340,38 @@ nlohmann::json episode_json(const feed::Episode& episode, const std::string& key
   };
 }
 
-// The feed's episodes as one JSON array for the upsert, new ones given fresh slugs; the keys of
-// all of them as a second array. Counts the new episodes.
+// The feed's episodes as one JSON array for the write: matched ones carry the id of the row
+// they update, new ones a fresh key and slug. Counts the new episodes.
 struct EpisodeBatch {
   nlohmann::json episodes = nlohmann::json::array();
-  nlohmann::json keys = nlohmann::json::array();
   std::int64_t new_episodes = 0;
 };
 
-EpisodeBatch episode_batch(pqxx::work& txn, std::int64_t show_id,
-                           const std::vector<feed::Episode>& episodes) {
-  std::unordered_map<std::string, std::string> slug_by_key;
-  std::set<std::string> taken_slugs;
-  for (const auto& row :
-       txn.exec_params("SELECT key, slug FROM episodes WHERE show_id = $1", show_id)) {
-    slug_by_key.emplace(row[0].as<std::string>(), row[1].as<std::string>());
-    taken_slugs.insert(row[1].as<std::string>());
+EpisodeBatch episode_batch(StoredEpisodes stored, const feed::Show& show) {
+  std::vector<EpisodeIdentity> incoming;
+  incoming.reserve(show.episodes.size());
+  for (const auto& episode : show.episodes) {
+    incoming.push_back(identity_of(episode));
   }
+  const EpisodeMatches matches = match_episodes(stored.identities, incoming, show.link);
   EpisodeBatch batch;
-  std::unordered_set<std::string> seen_keys;
-  int position = 0;
-  for (const auto& episode : episodes) {
-    std::string key = stored_episode_key(episode);
-    if (!seen_keys.insert(key).second) {
+  for (std::size_t k = 0; k < matches.kept.size(); ++k) {
+    const feed::Episode& episode = show.episodes[matches.kept[k]];
+    const int position = static_cast<int>(k);
+    if (const auto s = matches.stored[k]) {
+      batch.episodes.push_back(episode_json(episode, stored.ids[*s], "", "", position));
       continue;
     }
-    std::string slug;
-    if (const auto found = slug_by_key.find(key); found != slug_by_key.end()) {
-      slug = found->second;
-    } else {
-      slug = unique_slug(slug_base(episode.title, "episode"), taken_slugs);
-      taken_slugs.insert(slug);
-      ++batch.new_episodes;
+    std::string key = stored_episode_key(episode);
+    if (stored.keys.contains(key)) {
+      key = bounded_text(key, k_max_episode_key_bytes - 17) +
+            hex_suffix(core::fnv1a_64(key + "#" + std::to_string(stored.keys.size())));
     }
-    batch.keys.push_back(key);
-    batch.episodes.push_back(episode_json(episode, key, slug, position++));
+    stored.keys.insert(key);
+    std::string slug = unique_slug(slug_base(episode.title, "episode"), stored.slugs);
+    stored.slugs.insert(slug);
+    ++batch.new_episodes;
+    batch.episodes.push_back(episode_json(episode, std::nullopt, key, slug, position));
   }
   return batch;
 }
@@ -255,59 +404,71 @@ std::string episode_columns(std::string_view prefix = "") {
   return out;
 }
 
-// Insert new episodes, update changed ones (and those that came back). True when any row
-// changed.
-bool upsert_episodes(pqxx::work& txn, std::int64_t show_id, const EpisodeBatch& batch,
-                     std::int64_t now) {
+// The batch's columns as read from jsonb_to_recordset, converted to the stored types.
+const std::string k_batch_values =
+    "r.guid, r.title, to_timestamp(r.published), r.enclosure_url, r.enclosure_type,"
+    " r.enclosure_length, r.duration_seconds, r.link, r.description, r.season, r.episode,"
+    " r.explicit, r.image, coalesce(r.transcripts, '[]'), r.chapters_url";
+
+// One statement: update the matched episodes that differ (or come back), insert the new ones,
+// mark those no longer in the feed as removed, touch the show's updated_at when any of that
+// happened, and record the fetch in the feed's state and history.
+void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_t show_id,
+                              const EpisodeBatch& batch, const FetchMeta& meta, std::int64_t now,
+                              std::int64_t next_fetch_at) {
   static const std::string k_sql =
-      "INSERT INTO episodes (show_id, key, slug, " + episode_columns() +
-      ", position, first_seen_at, updated_at, search_config)"
-      " SELECT $1, r.key, r.slug, r.guid, r.title, to_timestamp(r.published), r.enclosure_url,"
-      "  r.enclosure_type, r.enclosure_length, r.duration_seconds, r.link, r.description,"
-      "  r.season, r.episode, r.explicit, r.image, coalesce(r.transcripts, '[]'),"
-      "  r.chapters_url, r.position, to_timestamp($3::bigint), to_timestamp($3::bigint),"
-      "  s.search_config"
-      " FROM jsonb_to_recordset($2::jsonb) AS r(key text, slug text, guid text, title text,"
-      "  published bigint, enclosure_url text, enclosure_type text, enclosure_length bigint,"
-      "  duration_seconds bigint, link text, description text, season integer,"
-      "  episode integer, explicit boolean, image text, transcripts jsonb,"
-      "  chapters_url text, position integer)"
-      " CROSS JOIN (SELECT search_config FROM shows WHERE id = $1) s"
-      " ON CONFLICT (show_id, key) DO UPDATE SET (" +
+      "WITH r AS ("
+      "  SELECT * FROM jsonb_to_recordset($2::jsonb) AS r(id bigint, key text, slug text,"
+      "   guid text, title text, published bigint, enclosure_url text, enclosure_type text,"
+      "   enclosure_length bigint, duration_seconds bigint, link text, description text,"
+      "   season integer, episode integer, explicit boolean, image text, transcripts jsonb,"
+      "   chapters_url text, position integer)),"
+      " cfg AS (SELECT search_config FROM shows WHERE id = $1),"
+      " changed AS ("
+      "  UPDATE episodes e SET (" +
       episode_columns() + ", position, search_config, removed_at, updated_at) = (" +
-      episode_columns("EXCLUDED.") +
-      ", EXCLUDED.position, EXCLUDED.search_config, NULL,"
-      "  CASE WHEN (" +
-      episode_columns("episodes.") + ") IS DISTINCT FROM (" + episode_columns("EXCLUDED.") +
-      ")  OR episodes.removed_at IS NOT NULL"
-      "  THEN EXCLUDED.updated_at ELSE episodes.updated_at END)"
-      " WHERE (" +
-      episode_columns("episodes.") +
-      ", episodes.position, episodes.search_config) IS DISTINCT FROM (" +
-      episode_columns("EXCLUDED.") +
-      ", EXCLUDED.position, EXCLUDED.search_config) OR episodes.removed_at IS NOT NULL"
-      " RETURNING updated_at = to_timestamp($3::bigint)";
+      k_batch_values +
+      ", r.position, cfg.search_config, NULL,"
+      "   CASE WHEN (" +
+      episode_columns("e.") + ") IS DISTINCT FROM (" + k_batch_values +
+      ") OR e.removed_at IS NOT NULL THEN to_timestamp($3::bigint) ELSE e.updated_at END)"
+      "  FROM r, cfg WHERE r.id IS NOT NULL AND e.id = r.id AND e.show_id = $1 AND ((" +
+      episode_columns("e.") + ", e.position, e.search_config) IS DISTINCT FROM (" + k_batch_values +
+      ", r.position, cfg.search_config) OR e.removed_at IS NOT NULL)"
+      "  RETURNING e.updated_at = to_timestamp($3::bigint) AS content_changed),"
+      " added AS ("
+      "  INSERT INTO episodes (show_id, key, slug, " +
+      episode_columns() +
+      ", position, first_seen_at, updated_at, search_config)"
+      "  SELECT $1, r.key, r.slug, " +
+      k_batch_values +
+      ", r.position, to_timestamp($3::bigint), to_timestamp($3::bigint), cfg.search_config"
+      "  FROM r, cfg WHERE r.id IS NULL RETURNING 1),"
+      " vanished AS ("
+      "  UPDATE episodes e SET removed_at = to_timestamp($3::bigint),"
+      "   updated_at = to_timestamp($3::bigint)"
+      "  WHERE e.show_id = $1 AND e.removed_at IS NULL"
+      "   AND NOT EXISTS (SELECT 1 FROM r WHERE r.id = e.id) RETURNING 1),"
+      " touched AS ("
+      "  UPDATE shows SET updated_at = to_timestamp($3::bigint)"
+      "  WHERE id = $1 AND updated_at <> to_timestamp($3::bigint)"
+      "   AND (EXISTS (SELECT 1 FROM changed WHERE content_changed)"
+      "    OR EXISTS (SELECT 1 FROM added) OR EXISTS (SELECT 1 FROM vanished)) RETURNING 1),"
+      " state AS ("
+      "  UPDATE feeds SET status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
+      "  failures = 0, last_status = $5, last_error = '', etag = $6, last_modified = $7,"
+      "  content_hash = $8, last_fetch_at = to_timestamp($3::bigint),"
+      "  next_fetch_at = to_timestamp($9::bigint), lease_until = NULL, show_id = $1"
+      "  WHERE id = $4 RETURNING id)"
+      " INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, new_episodes)"
+      " SELECT id, to_timestamp($3::bigint), 'ok', $5, $10 FROM state";
   const std::string episodes_json =
       batch.episodes.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  bool changed = false;
-  for (const auto& row : txn.exec_params(k_sql, show_id, episodes_json, now)) {
-    changed = changed || row[0].as<bool>();
-  }
-  return changed;
-}
-
-// Mark the show's episodes that are not in the feed any more as removed. True when any was.
-bool mark_vanished_episodes(pqxx::work& txn, std::int64_t show_id, const EpisodeBatch& batch,
-                            std::int64_t now) {
-  const std::string keys_json =
-      batch.keys.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  const auto vanished = txn.exec_params(
-      "UPDATE episodes SET removed_at = to_timestamp($3::bigint),"
-      " updated_at = to_timestamp($3::bigint)"
-      " WHERE show_id = $1 AND removed_at IS NULL"
-      " AND key NOT IN (SELECT jsonb_array_elements_text($2::jsonb)) RETURNING id",
-      show_id, keys_json, now);
-  return !vanished.empty();
+  txn.exec_params(k_sql, show_id, episodes_json, now, feed_id, meta.http_status,
+                  bounded_text(meta.etag, k_max_error_bytes),
+                  bounded_text(meta.last_modified, k_max_error_bytes),
+                  bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at,
+                  batch.new_episodes);
 }
 
 } // namespace
@@ -317,35 +478,14 @@ SaveOutcome Database::record_success(std::int64_t feed_id, const FetchMeta& meta
                                      std::int64_t next_fetch_at) {
   return guarded(m_impl->redacted_url, "store show", [&] {
     pqxx::work txn(m_impl->connection);
-    // Locking the feed row serializes saves of one show.
-    const auto feed = txn.exec_params("SELECT status FROM feeds WHERE id = $1 FOR UPDATE", feed_id);
-    if (feed.empty()) {
-      throw core::EnvironmentError("feed " + std::to_string(feed_id) + " is not listed");
-    }
-    const bool active = feed[0][0].as<std::string>() != "removed";
-
-    const StoredShowRow stored = upsert_show(txn, feed_id, show, active, now);
-    replace_categories(txn, stored.id, show.categories);
-    const EpisodeBatch batch = episode_batch(txn, stored.id, show.episodes);
-    const bool episodes_changed = upsert_episodes(txn, stored.id, batch, now);
-    const bool episodes_vanished = mark_vanished_episodes(txn, stored.id, batch, now);
-    if (!stored.changed && (episodes_changed || episodes_vanished)) {
-      txn.exec_params("UPDATE shows SET updated_at = to_timestamp($2::bigint) WHERE id = $1",
-                      stored.id, now);
-    }
-
-    txn.exec_params(
-        "INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, new_episodes)"
-        " VALUES ($1, to_timestamp($2::bigint), 'ok', $3, $4)",
-        feed_id, now, meta.http_status, batch.new_episodes);
-    txn.exec_params(
-        "UPDATE feeds SET status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
-        " failures = 0, last_status = $2, last_error = '', etag = $3, last_modified = $4,"
-        " last_fetch_at = to_timestamp($5::bigint), next_fetch_at = to_timestamp($6::bigint),"
-        " lease_until = NULL, show_id = $7"
-        " WHERE id = $1",
-        feed_id, meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
-        bounded_text(meta.last_modified, k_max_error_bytes), now, next_fetch_at, stored.id);
+    const FeedRow feed = lock_feed(txn, feed_id);
+    const ShowValues values = show_values(show, feed.url);
+    const std::string categories = categories_json(show.categories);
+    StoredShowRow stored =
+        feed.show_id ? save_show(txn, *feed.show_id, feed_id, values, categories, feed.active, now)
+                     : attach_or_insert_show(txn, feed_id, values, categories, feed.active, now);
+    const EpisodeBatch batch = episode_batch(std::move(stored.episodes), show);
+    write_episodes_and_fetch(txn, feed_id, stored.id, batch, meta, now, next_fetch_at);
     txn.commit();
     return SaveOutcome{stored.slug, batch.new_episodes};
   });

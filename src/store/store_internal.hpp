@@ -56,6 +56,13 @@ std::string bounded_text(std::string_view text, std::size_t max_bytes);
 [[noreturn]] void rethrow_as_environment_error(const std::string& redacted_url,
                                                const char* operation);
 
+// For the crawl's writes: commit without waiting for the WAL flush. A crash may lose the last
+// fraction of a second of them (never consistency), and a lost save is only a feed fetched again
+// once its lease expires; waiting for the disk on every feed would bound a crawl by fsyncs.
+inline void commit_without_flush_wait(pqxx::work& txn) {
+  txn.exec("SET LOCAL synchronous_commit = off");
+}
+
 // Run one database operation, translating libpqxx failures at this edge.
 
 template <typename Body>

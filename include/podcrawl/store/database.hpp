@@ -19,6 +19,7 @@ struct FetchMeta {
   int http_status = 200;
   std::string etag;
   std::string last_modified;
+  std::string content_hash; // core::content_hash of the body
 };
 
 struct SaveOutcome {
@@ -61,8 +62,15 @@ public:
                                           std::int64_t lease_seconds, std::int64_t after_id = 0);
   // 304: only the schedule changes.
   void record_not_modified(std::int64_t feed_id, std::int64_t now, std::int64_t next_fetch_at);
-  // Store the parsed show (upsert show, insert new episodes, update changed ones, mark those
-  // that vanished as removed) and the fetch state, in one transaction.
+  // A 200 whose body has the content_hash stored with the feed: like a 304, only the fetch state
+  // (validators, status) and the schedule change; its history records 'unchanged'.
+  void record_unchanged(std::int64_t feed_id, const FetchMeta& meta, std::int64_t now,
+                        std::int64_t next_fetch_at);
+  // Store the parsed show and the fetch state (with meta.content_hash), in one transaction:
+  // the feed joins the show with its identity (podcast:guid) or a new one; episodes are matched
+  // to stored ones by the identity rules, matched ones updated in place, new ones inserted,
+  // vanished ones marked removed. Storing the same parse again writes no show, episode or
+  // category row.
   SaveOutcome record_success(std::int64_t feed_id, const FetchMeta& meta, const feed::Show& show,
                              std::int64_t now, std::int64_t next_fetch_at);
   // A failed fetch or parse: failures+1, status failing (or gone when gone=true).
@@ -87,6 +95,10 @@ public:
   Stats stats();
 
 private:
+  // A fetch that changed nothing stored: state, schedule and a history row with `outcome`.
+  void record_unchanged_fetch(std::int64_t feed_id, const FetchMeta& meta, bool keep_validators,
+                              const char* outcome, std::int64_t now, std::int64_t next_fetch_at);
+
   struct Impl;
   std::unique_ptr<Impl> m_impl;
 };

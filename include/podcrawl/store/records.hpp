@@ -29,6 +29,7 @@ struct FeedRecord {
   std::string show_slug; // empty until the feed first parsed
   std::string etag;
   std::string last_modified;
+  std::string content_hash; // of the last body stored; empty until one is
 };
 
 // A stored show as the renderer and `show` need it: the normalized show, its slugs and dates.

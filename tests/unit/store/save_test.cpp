@@ -14,7 +14,7 @@ namespace {
 constexpr std::int64_t k_now = 1'750'000'000;
 constexpr std::int64_t k_next = k_now + 3600;
 
-const FetchMeta k_meta{200, "\"v1\"", "Wed, 11 Jun 2025 10:00:00 GMT"};
+const FetchMeta k_meta{200, "\"v1\"", "Wed, 11 Jun 2025 10:00:00 GMT", "0123456789abcdef"};
 
 feed::Show three_episode_show(const std::string& title) {
   feed::Show s = show(title);

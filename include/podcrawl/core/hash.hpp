@@ -1,0 +1,23 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace podcrawl::core {
+
+// 64-bit FNV-1a of bytes: stable across machines, runs and versions. Not cryptographic.
+std::uint64_t fnv1a_64(std::string_view bytes);
+
+// The hash of a fetched body as stored with its feed: fnv1a_64 as 16 lower-case hex digits.
+std::string content_hash(std::string_view body);
+
+// SHA-1 (RFC 3174) of bytes. Used for name-based UUIDs, never for security.
+std::array<std::uint8_t, 20> sha1(std::string_view bytes);
+
+// The name-based UUID (version 5, RFC 4122 section 4.3) of name within namespace_uuid, in
+// lower-case 8-4-4-4-12 form. Returns an empty string when namespace_uuid is not a UUID.
+std::string uuid_v5(std::string_view namespace_uuid, std::string_view name);
+
+} // namespace podcrawl::core
