@@ -59,6 +59,10 @@ void release_show(pqxx::work& txn, std::int64_t feed_id) {
 AddOutcome Database::add_feed(const std::string& url, std::int64_t now) {
   return guarded(m_impl->redacted_url, "add feed", [&] {
     pqxx::work txn(m_impl->connection);
+    // A URL the list knew before a permanent move is the feed it moved to.
+    if (!txn.exec_params("SELECT 1 FROM feed_aliases WHERE url = $1", url).empty()) {
+      return AddOutcome::exists;
+    }
     const auto inserted = txn.exec_params(
         "INSERT INTO feeds (url, added_at) VALUES ($1, to_timestamp($2::bigint))"
         " ON CONFLICT (url) DO NOTHING RETURNING id",
@@ -68,7 +72,7 @@ AddOutcome Database::add_feed(const std::string& url, std::int64_t now) {
       const auto revived = txn.exec_params(
           "UPDATE feeds SET status = 'active', failures = 0, last_error = '',"
           " next_fetch_at = NULL, lease_until = NULL, content_hash = ''"
-          " WHERE url = $1 AND status = 'removed' RETURNING id",
+          " WHERE url = $1 AND status IN ('removed', 'gone') RETURNING id",
           url);
       outcome = revived.empty() ? AddOutcome::exists : AddOutcome::added;
     }
@@ -226,17 +230,34 @@ void Database::record_failure(std::int64_t feed_id, std::optional<int> http_stat
 bool Database::move_feed(std::int64_t feed_id, const std::string& new_url) {
   return guarded(m_impl->redacted_url, "move feed", [&] {
     pqxx::work txn(m_impl->connection);
-    try {
-      const auto moved = txn.exec_params(
-          "UPDATE feeds SET url = $2 WHERE id = $1"
-          " AND NOT EXISTS (SELECT 1 FROM feeds WHERE url = $2 AND id <> $1) RETURNING id",
-          feed_id, new_url);
-      txn.commit();
-      return !moved.empty();
-    } catch (const pqxx::unique_violation&) {
-      // Another crawler listed the URL between the check and the update.
+    const auto moving = txn.exec_params("SELECT url FROM feeds WHERE id = $1 FOR UPDATE", feed_id);
+    if (moving.empty() || moving[0][0].as<std::string>() == new_url) {
       return false;
     }
+    const std::string old_url = moving[0][0].as<std::string>();
+    const auto holder = txn.exec_params(
+        "SELECT id FROM feeds WHERE url = $1 AND id <> $2 FOR UPDATE", new_url, feed_id);
+    std::int64_t target = feed_id;
+    if (holder.empty()) {
+      // A move back to a URL the feed had before (A -> B -> A) drops that alias first.
+      txn.exec_params("DELETE FROM feed_aliases WHERE url = $1", new_url);
+      txn.exec_params("UPDATE feeds SET url = $2 WHERE id = $1", feed_id, new_url);
+    } else {
+      // Another listed feed already has the new URL: merge into it. This feed leaves the list
+      // (its show passes to a live feed of the same show, or becomes inactive); its URLs
+      // become the other feed's aliases.
+      target = holder[0][0].as<std::int64_t>();
+      txn.exec_params("UPDATE feeds SET status = 'removed', lease_until = NULL WHERE id = $1",
+                      feed_id);
+      release_show(txn, feed_id);
+      txn.exec_params("UPDATE feed_aliases SET feed_id = $2 WHERE feed_id = $1", feed_id, target);
+    }
+    txn.exec_params(
+        "INSERT INTO feed_aliases (url, feed_id) VALUES ($1, $2)"
+        " ON CONFLICT (url) DO UPDATE SET feed_id = EXCLUDED.feed_id",
+        old_url, target);
+    txn.commit();
+    return true;
   });
 }
 

@@ -82,6 +82,9 @@ TEST_F(CrawlRules, APermanentRedirectMovesTheFeedAndATemporaryOneDoesNot) {
   EXPECT_FALSE(feed(server.url("/new.xml")).is_null());
   EXPECT_FALSE(feed(server.url("/visiting.xml")).is_null());
   EXPECT_TRUE(feed(server.url("/elsewhere.xml")).is_null());
+  // The old URL stays known: adding it again is no new feed.
+  const auto again = run({"add", "--no-discover", server.url("/moved.xml")});
+  EXPECT_NE(again.out.find("exists"), std::string::npos) << again.out;
 }
 
 TEST_F(CrawlRules, NewFeedUrlMovesTheFeed) {

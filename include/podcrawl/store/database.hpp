@@ -45,7 +45,8 @@ public:
   std::vector<std::string> migrate(const std::filesystem::path& sql_dir);
 
   // ---- the crawl list ----
-  // Add a normalized URL. A removed feed is re-activated (added); a listed one is `exists`.
+  // Add a normalized URL. A removed or gone feed is re-activated (added); a listed one, or a
+  // URL a listed feed moved away from (an alias), is `exists`.
   AddOutcome add_feed(const std::string& url, std::int64_t now);
   // Mark the feed removed (its show stays, inactive). False when the URL is not listed.
   bool remove_feed(const std::string& url);
@@ -77,8 +78,10 @@ public:
   void record_failure(std::int64_t feed_id, std::optional<int> http_status,
                       const std::string& error, bool gone, std::int64_t now,
                       std::int64_t next_fetch_at);
-  // A permanent move (301/308, itunes:new-feed-url): the feed's URL becomes new_url unless
-  // another listed feed already has it (then nothing changes and false is returned).
+  // A permanent move (301/308, itunes:new-feed-url): the feed's URL becomes new_url, and the old
+  // URL stays as an alias. When another feed already has new_url, this feed is merged into it:
+  // marked removed, its URL and aliases become the other feed's aliases. False when new_url is
+  // already the feed's URL or the feed does not exist.
   bool move_feed(std::int64_t feed_id, const std::string& new_url);
   // Bookkeeping for `stats`: a crawl run's start and its totals at the end.
   std::int64_t begin_crawl_run(std::int64_t now);

@@ -203,16 +203,42 @@ TEST_F(CrawlListTest, HostileErrorTextIsStoredBoundedAndValid) {
   EXPECT_EQ(feed.last_error.find('\0'), std::string::npos);
 }
 
-TEST_F(CrawlListTest, MoveFeedTakesTheNewUrlUnlessItIsTaken) {
+TEST_F(CrawlListTest, AMovedFeedKeepsItsOldUrlAsAnAlias) {
   const auto id = listed_feed("https://old.example/feed");
-  listed_feed("https://taken.example/feed");
   EXPECT_TRUE(db().move_feed(id, "https://new.example/feed"));
   EXPECT_FALSE(db().find_feed("https://old.example/feed").has_value());
   EXPECT_EQ(db().find_feed("https://new.example/feed")->id, id);
+  EXPECT_EQ(db().add_feed("https://old.example/feed", k_now), AddOutcome::exists);
+  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 1u);
+  EXPECT_FALSE(db().move_feed(id, "https://new.example/feed")); // already there
+}
 
-  EXPECT_FALSE(db().move_feed(id, "https://taken.example/feed"));
-  EXPECT_EQ(db().find_feed("https://new.example/feed")->id, id);
-  EXPECT_NE(db().find_feed("https://taken.example/feed")->id, id);
+TEST_F(CrawlListTest, AMoveBackToAnOldUrlIsAllowed) {
+  const auto id = listed_feed("https://a.example/feed");
+  ASSERT_TRUE(db().move_feed(id, "https://b.example/feed"));
+  ASSERT_TRUE(db().move_feed(id, "https://a.example/feed"));
+  EXPECT_EQ(db().find_feed("https://a.example/feed")->id, id);
+  EXPECT_EQ(db().add_feed("https://b.example/feed", k_now), AddOutcome::exists);
+}
+
+TEST_F(CrawlListTest, AMoveOntoAListedUrlMergesTheFeeds) {
+  const auto moving = listed_feed("https://old.example/feed");
+  const auto holder = listed_feed("https://taken.example/feed");
+  EXPECT_TRUE(db().move_feed(moving, "https://taken.example/feed"));
+  const auto listed = db().list_feeds(std::nullopt);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].id, holder);
+  EXPECT_EQ(db().find_feed("https://old.example/feed")->status, FeedStatus::removed);
+  EXPECT_EQ(db().add_feed("https://old.example/feed", k_now), AddOutcome::exists);
+  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 1u);
+}
+
+TEST_F(CrawlListTest, AGoneFeedComesBackWhenAddedAgain) {
+  const auto id = listed_feed("https://a.example/gone");
+  db().record_failure(id, 410, "HTTP 410 Gone", true, k_now, k_now);
+  EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::gone);
+  EXPECT_EQ(db().add_feed("https://a.example/gone", k_now), AddOutcome::added);
+  EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::active);
 }
 
 TEST_F(CrawlListTest, StatsReportTheLatestCrawlRun) {
