@@ -1,5 +1,9 @@
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
@@ -12,7 +16,11 @@ namespace podcrawl::cli {
 
 namespace {
 
-// The locales a rendered site holds: its folders with an index.html.
+// How much of the language chooser is read to find its language.
+constexpr std::size_t k_chooser_head_bytes = 512;
+
+// The locales a rendered site holds: its folders with an index.html, the first locale of the
+// render first, then by tag.
 std::vector<std::string> site_locales(const std::filesystem::path& dir) {
   std::vector<std::string> locales;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -21,7 +29,34 @@ std::vector<std::string> site_locales(const std::filesystem::path& dir) {
     }
   }
   std::sort(locales.begin(), locales.end());
+  // The language chooser is written in the site's first locale: that one leads.
+  std::ifstream chooser(dir / "index.html", std::ios::binary);
+  std::string head(k_chooser_head_bytes, '\0');
+  chooser.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(chooser.gcount()));
+  const std::string marker = "<html lang=\"";
+  if (const auto at = head.find(marker); at != std::string::npos) {
+    const auto start = at + marker.size();
+    const std::string first = head.substr(start, head.find('"', start) - start);
+    std::stable_partition(locales.begin(), locales.end(),
+                          [&](const std::string& tag) { return tag == first; });
+  }
   return locales;
+}
+
+// Each locale's rendered 404 page, read once.
+std::map<std::string, std::string> not_found_pages(const std::filesystem::path& dir,
+                                                   const std::vector<std::string>& locales) {
+  std::map<std::string, std::string> pages;
+  for (const auto& locale : locales) {
+    std::ifstream in(dir / locale / "404.html", std::ios::binary);
+    if (in) {
+      std::ostringstream text;
+      text << in.rdbuf();
+      pages.emplace(locale, text.str());
+    }
+  }
+  return pages;
 }
 
 void serve(const std::string& dir, const std::string& bind, int port) {
@@ -48,6 +83,26 @@ void serve(const std::string& dir, const std::string& bind, int port) {
         response.set_header("Vary", "Accept-Language");
         return httplib::Server::HandlerResponse::Handled;
       });
+  // Missing pages get the 404 page of the locale the path names, else the visitor's language,
+  // else the first locale.
+  const auto pages = not_found_pages(dir, locales);
+  std::vector<std::string> with_page;
+  for (const auto& locale : locales) {
+    if (pages.contains(locale)) {
+      with_page.push_back(locale);
+    }
+  }
+  server.set_error_handler(httplib::Server::HandlerWithResponse(
+      [pages, with_page](const httplib::Request& request, httplib::Response& response) {
+        if (response.status != 404 || with_page.empty()) {
+          return httplib::Server::HandlerResponse::Unhandled;
+        }
+        const std::string locale =
+            not_found_locale(request.path, request.get_header_value("Accept-Language"), with_page);
+        response.set_content(pages.at(locale), "text/html; charset=utf-8");
+        response.set_header("Vary", "Accept-Language");
+        return httplib::Server::HandlerResponse::Handled;
+      }));
   server.set_logger([](const httplib::Request& request, const httplib::Response& response) {
     spdlog::debug("{} {} {}", request.method, request.path, response.status);
   });

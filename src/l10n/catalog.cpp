@@ -32,6 +32,26 @@ std::string required_string(const toml::table& table, std::string_view key,
   return *value;
 }
 
+// Adds the string messages of one table under prefix; a group ([messages.category]) is one
+// level of subtable whose keys become "category.<key>".
+void add_messages(const toml::table& table, const std::string& prefix, bool allow_groups,
+                  const std::filesystem::path& file,
+                  std::map<std::string, std::string, std::less<>>& result) {
+  for (const auto& [key, node] : table) {
+    const std::string name = prefix + std::string(key.str());
+    if (const auto* group = node.as_table(); group != nullptr && allow_groups) {
+      add_messages(*group, name + ".", false, file, result);
+      continue;
+    }
+    const auto value = node.value<std::string>();
+    if (!value) {
+      throw core::EnvironmentError("locale catalog " + file.string() + ": message " + name +
+                                   " is not a string");
+    }
+    result.emplace(name, *value);
+  }
+}
+
 std::map<std::string, std::string, std::less<>> read_messages(const toml::table& table,
                                                               const std::filesystem::path& file) {
   const auto* messages = table["messages"].as_table();
@@ -39,14 +59,7 @@ std::map<std::string, std::string, std::less<>> read_messages(const toml::table&
     throw core::EnvironmentError("locale catalog " + file.string() + ": no [messages] table");
   }
   std::map<std::string, std::string, std::less<>> result;
-  for (const auto& [key, node] : *messages) {
-    const auto value = node.value<std::string>();
-    if (!value) {
-      throw core::EnvironmentError("locale catalog " + file.string() + ": message " +
-                                   std::string(key.str()) + " is not a string");
-    }
-    result.emplace(std::string(key.str()), *value);
-  }
+  add_messages(*messages, "", true, file, result);
   return result;
 }
 
@@ -72,6 +85,14 @@ void require_keys_of(const Catalog& reference, const Catalog& catalog,
     if (!catalog.messages.contains(key)) {
       throw core::EnvironmentError("locale catalog " + file.string() + " lacks message \"" + key +
                                    "\"");
+    }
+  }
+  // A key the reference lacks is a misspelling or a leftover: no page would ever show it.
+  for (const auto& [key, pattern] : catalog.messages) {
+    if (!reference.messages.contains(key)) {
+      throw core::EnvironmentError("locale catalog " + file.string() + " has message \"" + key +
+                                   "\", which " + std::string(k_reference_tag) +
+                                   ".toml does not have");
     }
   }
 }

@@ -8,6 +8,9 @@
 #include <unicode/coll.h>
 #include <unicode/datefmt.h>
 #include <unicode/gregocal.h>
+#include <unicode/measfmt.h>
+#include <unicode/measunit.h>
+#include <unicode/measure.h>
 #include <unicode/msgfmt.h>
 #include <unicode/numberformatter.h>
 #include <unicode/reldatefmt.h>
@@ -63,6 +66,7 @@ struct Localizer::Impl {
   icu::number::LocalizedNumberFormatter two_digits;   // zero-filled minutes and seconds
   std::unique_ptr<icu::RelativeDateTimeFormatter> relative;
   std::unique_ptr<icu::DateFormat> dates;
+  std::unique_ptr<icu::MeasureFormat> spoken_units;
   std::unique_ptr<icu::Calendar> calendar;
   std::unique_ptr<icu::Collator> collator;
   // ICU's message, date, calendar and relative formatters are not safe for concurrent use.
@@ -114,6 +118,8 @@ struct Localizer::Impl {
       throw core::EnvironmentError(what);
     }
     dates->setTimeZone(*icu::TimeZone::getGMT());
+    spoken_units = std::make_unique<icu::MeasureFormat>(locale, UMEASFMT_WIDTH_WIDE, status);
+    check(status, what);
     // Differences are counted in Gregorian years and months whatever the locale's calendar.
     calendar = std::make_unique<icu::GregorianCalendar>(*icu::TimeZone::getGMT(), locale, status);
     check(status, what);
@@ -232,6 +238,61 @@ std::string Localizer::duration(std::int64_t seconds) const {
            format_integer(m_impl->two_digits, minutes) + ":" + clock_seconds;
   }
   return format_integer(m_impl->plain_digits, minutes) + ":" + clock_seconds;
+}
+
+std::string Localizer::spoken_duration(std::int64_t seconds) const {
+  seconds = std::clamp<std::int64_t>(seconds, 0, k_max_abs_time);
+  const std::int64_t parts[] = {seconds / k_hour, seconds % k_hour / k_minute, seconds % k_minute};
+  UErrorCode status = U_ZERO_ERROR;
+  icu::MeasureUnit* (*const units[])(UErrorCode&) = {&icu::MeasureUnit::createHour,
+                                                     &icu::MeasureUnit::createMinute,
+                                                     &icu::MeasureUnit::createSecond};
+  std::vector<icu::Measure> measures;
+  for (std::size_t i = 0; i < std::size(parts); ++i) {
+    // The seconds stay when they are all there is: "0 seconds".
+    if (parts[i] != 0 || (measures.empty() && i + 1 == std::size(parts))) {
+      measures.emplace_back(icu::Formattable(static_cast<int64_t>(parts[i])), units[i](status),
+                            status);
+    }
+  }
+  std::lock_guard lock(m_impl->mutex);
+  icu::UnicodeString result;
+  icu::FieldPosition position;
+  m_impl->spoken_units->formatMeasures(measures.data(), static_cast<int32_t>(measures.size()),
+                                       result, position, status);
+  check(status, "locale " + m_impl->catalog.tag + ": spoken duration");
+  return to_utf8(result);
+}
+
+std::optional<std::string> Localizer::category_name(std::string_view category_slug) const {
+  std::string key = "category.";
+  key += category_slug;
+  if (!m_impl->messages.contains(key)) {
+    return std::nullopt;
+  }
+  return text(key);
+}
+
+std::string Localizer::language_name(std::string_view language_tag) const {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Locale language = icu::Locale::forLanguageTag(
+      icu::StringPiece(language_tag.data(), static_cast<int32_t>(language_tag.size())), status);
+  icu::UnicodeString name;
+  language.getDisplayName(m_impl->locale, name);
+  // ICU echoes a code it has no name for; so does this function, as the caller passed it.
+  if (U_FAILURE(status) || name.isEmpty() || to_utf8(name) == language.getName()) {
+    return std::string(language_tag);
+  }
+  return to_utf8(name);
+}
+
+std::string Localizer::open_graph_locale() const {
+  UErrorCode status = U_ZERO_ERROR;
+  icu::Locale likely(m_impl->locale.getBaseName());
+  likely.addLikelySubtags(status);
+  const std::string country = U_SUCCESS(status) ? likely.getCountry() : "";
+  return country.empty() ? std::string(likely.getLanguage())
+                         : std::string(likely.getLanguage()) + "_" + country;
 }
 
 std::string Localizer::date(std::int64_t t) const {

@@ -9,10 +9,12 @@ namespace {
 
 // Catalog strings the templates use as {{t.key}}.
 constexpr const char* k_interface_keys[] = {
-    "site_name",  "site_tagline",   "choose_language", "languages",    "skip_to_content",
-    "home_title", "all_podcasts",   "categories",      "episode_list", "duration",
-    "listen",     "download_audio", "audio_fallback",  "website",      "episode_page",
-    "rss_feed",   "explicit",       "no_podcasts",     "footer",
+    "site_name",      "site_tagline",   "choose_language",   "languages",    "skip_to_content",
+    "home_title",     "all_podcasts",   "categories",        "episode_list", "duration",
+    "listen",         "download_audio", "audio_fallback",    "website",      "episode_page",
+    "rss_feed",       "explicit",       "no_podcasts",       "footer",       "latest_episodes",
+    "pages",          "previous_page",  "next_page",         "opml",         "not_found_title",
+    "not_found_text", "back_home",      "content_languages",
 };
 
 Data interface_strings(const l10n::Localizer& localizer) {
@@ -38,8 +40,12 @@ Data alternates(const Site& site, std::string_view path) {
   return list;
 }
 
-Data language_links(const Site& site, const l10n::Localizer& current, std::string_view path) {
-  const std::string to_site_root = relative_prefix(path) + "../";
+// Links to the same page in every locale, relative to the page, or from `absolute_root` (a
+// path ending in '/') when given.
+Data language_links(const Site& site, const l10n::Localizer& current, std::string_view path,
+                    std::string_view absolute_root = {}) {
+  const std::string to_site_root =
+      absolute_root.empty() ? relative_prefix(path) + "../" : std::string(absolute_root);
   Data list{Data::type::list};
   for (const auto& localizer : site.localizers) {
     Data link;
@@ -49,6 +55,18 @@ Data language_links(const Site& site, const l10n::Localizer& current, std::strin
     link.set("name", localizer.native_name());
     link.set("current", localizer.tag() == current.tag());
     list.push_back(link);
+  }
+  return list;
+}
+
+Data open_graph_alternates(const Site& site, const l10n::Localizer& current) {
+  Data list{Data::type::list};
+  for (const auto& localizer : site.localizers) {
+    if (localizer.tag() != current.tag()) {
+      Data item;
+      item.set("locale", localizer.open_graph_locale());
+      list.push_back(item);
+    }
   }
   return list;
 }
@@ -97,6 +115,14 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
   data.set("lang", localizer.tag());
   data.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
   data.set("page_title", std::string(page_title));
+  data.set("og_title", std::string(page_title));
+  data.set("og_type", "website");
+  data.set("og_locale", localizer.open_graph_locale());
+  data.set("og_alternates", open_graph_alternates(site, localizer));
+  data.set("has_og_image", false);
+  data.set("has_json_ld", false);
+  data.set("has_canonical", true);
+  data.set("noindex", false);
   data.set("canonical", page_url(site, localizer.tag(), path));
   data.set("alternates", alternates(site, path));
   data.set("home_href", relative_link(path, ""));
@@ -104,6 +130,30 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
   data.set("languages", language_links(site, localizer, path));
   data.set("t", interface_strings(localizer));
   data.set("has_description", false);
+  return data;
+}
+
+void set_category_name(Data& data, const l10n::Localizer& localizer,
+                       const PlannedCategory& category) {
+  if (const auto name = localizer.category_name(category.slug)) {
+    data.set("name", *name);
+    data.set("name_lang", localizer.tag());
+    return;
+  }
+  data.set("name", category.name);
+  data.set("name_lang", category.language);
+}
+
+Data not_found_page(const Site& site, const l10n::Localizer& localizer) {
+  Data data = page_frame(site, localizer, "",
+                         localizer.text("not_found_title") + " – " + localizer.text("site_name"));
+  // Served in place of any missing page, so links cannot be relative and nothing is canonical.
+  const std::string site_root = site.site_path + "/";
+  data.set("has_canonical", false);
+  data.set("noindex", true);
+  data.set("alternates", Data{Data::type::list});
+  data.set("home_href", site_root + localizer.tag() + "/");
+  data.set("languages", language_links(site, localizer, "", site_root));
   return data;
 }
 

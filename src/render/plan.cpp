@@ -41,7 +41,7 @@ void plan_categories(SitePlan& plan) {
       }
       const auto [found, added] = by_slug.emplace(slug, plan.categories.size());
       if (added) {
-        plan.categories.push_back({slug, name, {}});
+        plan.categories.push_back({slug, name, planned.language, {}});
       }
       auto& shows = plan.categories[found->second].shows;
       if (shows.empty() || shows.back() != show) {
@@ -112,6 +112,22 @@ std::string show_path(const PlannedShow& show) {
   return "podcasts/" + show.stored->slug + "/";
 }
 
+std::size_t page_count(const PlannedShow& show) {
+  return std::max<std::size_t>(
+      1, (show.episodes.size() + k_episodes_per_page - 1) / k_episodes_per_page);
+}
+
+std::string show_page_path(const PlannedShow& show, std::size_t page) {
+  if (page <= 1) {
+    return show_path(show);
+  }
+  return show_path(show) + "page/" + std::to_string(page) + "/";
+}
+
+std::string opml_path(const PlannedShow& show) {
+  return "opml/" + show.stored->slug + ".opml";
+}
+
 std::string episode_path(const PlannedShow& show, std::size_t episode) {
   return show_path(show) + show.stored->episode_slugs[episode] + "/";
 }
@@ -122,7 +138,9 @@ std::vector<std::string> all_page_paths(const SitePlan& plan) {
     paths.push_back(category_path(category));
   }
   for (const auto& show : plan.shows) {
-    paths.push_back(show_path(show));
+    for (std::size_t page = 1; page <= page_count(show); ++page) {
+      paths.push_back(show_page_path(show, page));
+    }
   }
   for (const auto& show : plan.shows) {
     for (const std::size_t episode : show.episodes) {

@@ -29,6 +29,7 @@ struct PlannedShow {
 struct PlannedCategory {
   std::string slug;
   std::string name;               // as the first show (by slug) spells it
+  std::string language;           // that show's language tag when valid, else ""
   std::vector<std::size_t> shows; // indices into SitePlan::shows
 };
 
@@ -54,6 +55,7 @@ struct Templates {
   Template category{""};
   Template show{""};
   Template episode{""};
+  Template not_found{""};
 };
 
 // Read templates/*.mustache. Throws core::EnvironmentError when one is missing or malformed.
@@ -64,14 +66,29 @@ struct Site {
   const SitePlan& plan;
   const std::vector<l10n::Localizer>& localizers; // in the order of RenderOptions::locales
   std::string site_url;                           // without a trailing '/'
+  std::string site_path; // the path part of site_url, without a trailing '/': "" or "/dir"
   std::int64_t now = 0;
 };
+
+// A show's episode list is split into pages of this many episodes: the first on the show
+// page, the others at podcasts/<slug>/page/<n>/.
+constexpr std::size_t k_episodes_per_page = 50;
+// The home page lists this many of the newest episodes across all shows.
+constexpr std::size_t k_latest_episodes = 20;
+
+// How many pages a show's episode list takes (at least 1).
+std::size_t page_count(const PlannedShow& show);
 
 // Locale-relative page paths: "" for the home page, else ending in '/'.
 std::string category_path(const PlannedCategory& category);
 std::string show_path(const PlannedShow& show);
+// Page `page` (1-based) of a show's episode list; page 1 is the show page itself.
+std::string show_page_path(const PlannedShow& show, std::size_t page);
 std::string episode_path(const PlannedShow& show, std::size_t episode);
-// Every page path of the site in render order: home, categories, shows, episodes.
+// Where a show's OPML file lives, relative to the site root (one file for every locale).
+std::string opml_path(const PlannedShow& show);
+// Every page path of the site in render order: home, categories, shows (with their further
+// pages), episodes.
 std::vector<std::string> all_page_paths(const SitePlan& plan);
 
 // "../" once per folder of a locale-relative path: the way from the page to its locale home.
@@ -87,12 +104,24 @@ std::string default_url(const Site& site, std::string_view path);
 Data root_page(const Site& site);
 Data home_page(const Site& site, const l10n::Localizer& localizer);
 Data category_page(const Site& site, const l10n::Localizer& localizer, std::size_t category);
-Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t show);
+Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t show,
+               std::size_t page = 1);
 Data episode_page(const Site& site, const l10n::Localizer& localizer, std::size_t show,
                   std::size_t episode);
-// The frame every locale page shares: lang, dir, title, alternates, language links, strings.
+// One episode as an item of a list on the page at from_path: title, link, relative date,
+// duration (clock and spoken), summary.
+Data episode_item(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
+                  std::size_t episode, std::string_view from_path);
+// The localized 404 page; its links are absolute paths, as it is served at any address.
+Data not_found_page(const Site& site, const l10n::Localizer& localizer);
+// The frame every locale page shares: lang, dir, title, alternates, language links, strings,
+// Open Graph properties.
 Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_view path,
                 std::string_view page_title);
+// A category's name for display: the catalog's name for Apple's top-level categories (in the
+// locale's language), else the feed's spelling in the feed's language. Sets name, name_lang.
+void set_category_name(Data& data, const l10n::Localizer& localizer,
+                       const PlannedCategory& category);
 
 // Meta descriptions are plain text cut to this many characters.
 constexpr std::size_t k_meta_description_chars = 200;
@@ -105,6 +134,15 @@ struct SitemapFile {
   std::string content;
 };
 std::vector<SitemapFile> sitemap_files(const Site& site);
+
+// schema.org JSON-LD for a show page (PodcastSeries) and an episode page (PodcastEpisode),
+// escaped for a <script type="application/ld+json"> element: no "<" or "&" appears raw.
+std::string show_json_ld(const Site& site, const l10n::Localizer& localizer, std::size_t show);
+std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer, std::size_t show,
+                            std::size_t episode);
+// The OPML 2.0 document for one show (its feed as an rss outline); empty when the show's feed
+// URL is not http(s).
+std::string show_opml(const PlannedShow& show);
 
 // Text helpers for feed content.
 bool is_safe_slug(std::string_view slug);

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "render_internal.hpp"
@@ -8,6 +10,9 @@ namespace {
 
 // Episode summaries in a show's list are plain text cut to this many characters.
 constexpr std::size_t k_summary_chars = 280;
+// Page links around the current page in a long episode list; the first and last page are
+// always linked.
+constexpr std::size_t k_page_links_around = 2;
 
 std::string feed_page_title(const l10n::Localizer& localizer, std::string_view feed_title) {
   return isolate(feed_title) + " – " + localizer.text("site_name");
@@ -36,8 +41,15 @@ void set_duration(Data& data, const l10n::Localizer& localizer,
   data.set("has_duration", known);
   if (known) {
     data.set("duration", localizer.duration(*seconds));
+    data.set("duration_spoken", localizer.spoken_duration(*seconds));
     data.set("duration_iso", iso_duration(*seconds));
   }
+}
+
+void set_image(Data& data, std::string_view url) {
+  const std::string image = http_url_or_empty(url);
+  data.set("has_og_image", !image.empty());
+  data.set("og_image", image);
 }
 
 void set_link(Data& data, const std::string& name, std::string_view url) {
@@ -46,35 +58,75 @@ void set_link(Data& data, const std::string& name, std::string_view url) {
   data.set(name, safe);
 }
 
-Data category_links(const Site& site, const PlannedShow& planned, std::string_view from_path) {
+Data category_links(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
+                    std::string_view from_path) {
   Data list{Data::type::list};
   for (const std::size_t index : planned.categories) {
     const auto& category = site.plan.categories[index];
     Data item;
-    item.set("name", category.name);
+    set_category_name(item, localizer, category);
     item.set("href", relative_link(from_path, category_path(category)));
     list.push_back(item);
   }
   return list;
 }
 
-Data episode_items(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned) {
-  const std::string from_path = show_path(planned);
+Data episode_items(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
+                   std::size_t page) {
+  const std::string from_path = show_page_path(planned, page);
+  const std::size_t first = (page - 1) * k_episodes_per_page;
+  const std::size_t last = std::min(planned.episodes.size(), first + k_episodes_per_page);
   Data list{Data::type::list};
-  for (const std::size_t index : planned.episodes) {
-    const auto& episode = planned.stored->show.episodes[index];
-    Data item;
-    item.set("title", episode.title.empty() ? localizer.text("untitled_episode") : episode.title);
-    item.set("feed_lang", episode.title.empty() ? localizer.tag() : planned.language);
-    item.set("href", relative_link(from_path, episode_path(planned, index)));
-    set_time(item, site, localizer, "published", "published_ago", episode.published);
-    set_duration(item, localizer, episode.duration_seconds);
-    const std::string summary = html::plain_text(episode.description, k_summary_chars);
-    item.set("has_summary", !summary.empty());
-    item.set("summary", summary);
-    list.push_back(item);
+  for (std::size_t i = first; i < last; ++i) {
+    list.push_back(episode_item(site, localizer, planned, planned.episodes[i], from_path));
   }
   return list;
+}
+
+Data page_link(const l10n::Localizer& localizer, const PlannedShow& planned, std::size_t from,
+               std::size_t to) {
+  Data link;
+  link.set("label", localizer.number(static_cast<std::int64_t>(to)));
+  link.set("href", relative_link(show_page_path(planned, from), show_page_path(planned, to)));
+  link.set("current", from == to);
+  link.set("gap", false);
+  return link;
+}
+
+// The page navigation of a long episode list: previous, first, a window around the current
+// page, last, next; a gap marks left-out pages.
+void set_pagination(Data& data, const l10n::Localizer& localizer, const PlannedShow& planned,
+                    std::size_t page) {
+  const std::size_t pages = page_count(planned);
+  data.set("has_pagination", pages > 1);
+  data.set("has_previous", page > 1);
+  data.set("has_next", page < pages);
+  if (pages <= 1) {
+    return;
+  }
+  const std::string from = show_page_path(planned, page);
+  if (page > 1) {
+    data.set("previous_href", relative_link(from, show_page_path(planned, page - 1)));
+  }
+  if (page < pages) {
+    data.set("next_href", relative_link(from, show_page_path(planned, page + 1)));
+  }
+  Data links{Data::type::list};
+  bool gap = false;
+  for (std::size_t to = 1; to <= pages; ++to) {
+    const bool near = to + k_page_links_around >= page && to <= page + k_page_links_around;
+    if (to == 1 || to == pages || near) {
+      links.push_back(page_link(localizer, planned, page, to));
+      gap = false;
+    } else if (!gap) {
+      Data ellipsis;
+      ellipsis.set("gap", true);
+      ellipsis.set("current", false);
+      links.push_back(ellipsis);
+      gap = true;
+    }
+  }
+  data.set("pagination", links);
 }
 
 void set_show_byline(Data& data, const l10n::Localizer& localizer, const feed::Show& show) {
@@ -92,11 +144,40 @@ void set_show_byline(Data& data, const l10n::Localizer& localizer, const feed::S
 
 } // namespace
 
-Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t index) {
+Data episode_item(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
+                  std::size_t index, std::string_view from_path) {
+  const auto& episode = planned.stored->show.episodes[index];
+  Data item;
+  item.set("title", episode.title.empty() ? localizer.text("untitled_episode") : episode.title);
+  item.set("feed_lang", episode.title.empty() ? localizer.tag() : planned.language);
+  item.set("href", relative_link(from_path, episode_path(planned, index)));
+  set_time(item, site, localizer, "published", "published_ago", episode.published);
+  set_duration(item, localizer, episode.duration_seconds);
+  const std::string summary = html::plain_text(episode.description, k_summary_chars);
+  item.set("has_summary", !summary.empty());
+  item.set("summary", summary);
+  return item;
+}
+
+Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t index,
+               std::size_t page) {
   const auto& planned = site.plan.shows[index];
   const auto& show = planned.stored->show;
-  const std::string path = show_path(planned);
-  Data data = page_frame(site, localizer, path, feed_page_title(localizer, show.title));
+  page = std::clamp<std::size_t>(page, 1, page_count(planned));
+  const std::string path = show_page_path(planned, page);
+  const std::string page_name =
+      page > 1 ? localizer.count("page_number", static_cast<std::int64_t>(page)) : "";
+  const std::string title =
+      page > 1 ? isolate(show.title) + " – " + page_name + " – " + localizer.text("site_name")
+               : feed_page_title(localizer, show.title);
+  Data data = page_frame(site, localizer, path, title);
+  data.set("og_title", show.title);
+  set_image(data, show.image);
+  data.set("has_json_ld", true);
+  data.set("json_ld", show_json_ld(site, localizer, index));
+  data.set("has_page_name", page > 1);
+  data.set("page_name", page_name);
+  set_pagination(data, localizer, planned, page);
   set_meta_description(data, show.description);
   data.set("title", show.title);
   data.set("feed_lang", planned.language);
@@ -106,11 +187,13 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t i
            localizer.count("episodes", static_cast<std::int64_t>(planned.episodes.size())));
   data.set("show_description", show.description);
   data.set("has_categories", !planned.categories.empty());
-  data.set("categories", category_links(site, planned, path));
+  data.set("categories", category_links(site, localizer, planned, path));
   set_link(data, "website", show.link);
   set_link(data, "feed_url", planned.stored->feed_url);
+  data.set("has_opml", !show_opml(planned).empty());
+  data.set("opml_href", relative_prefix(path) + "../" + opml_path(planned));
   data.set("has_episodes", !planned.episodes.empty());
-  data.set("episodes", episode_items(site, localizer, planned));
+  data.set("episodes", episode_items(site, localizer, planned, page));
   return data;
 }
 
@@ -122,6 +205,11 @@ Data episode_page(const Site& site, const l10n::Localizer& localizer, std::size_
   const std::string title =
       episode.title.empty() ? localizer.text("untitled_episode") : episode.title;
   Data data = page_frame(site, localizer, path, feed_page_title(localizer, title));
+  data.set("og_title", title);
+  data.set("og_type", "article");
+  set_image(data, episode.image.empty() ? planned.stored->show.image : episode.image);
+  data.set("has_json_ld", true);
+  data.set("json_ld", episode_json_ld(site, localizer, show_index, episode_index));
   set_meta_description(data, episode.description);
   data.set("title", title);
   data.set("title_lang", episode.title.empty() ? localizer.tag() : planned.language);

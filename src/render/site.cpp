@@ -45,6 +45,7 @@ Templates load_templates(const std::filesystem::path& dir) {
   compile_template(templates.category, dir, "category");
   compile_template(templates.show, dir, "show");
   compile_template(templates.episode, dir, "episode");
+  compile_template(templates.not_found, dir, "not_found");
   return templates;
 }
 
@@ -92,6 +93,20 @@ namespace {
 
 using internal::Data;
 
+// The path of an absolute URL without a trailing '/': "https://a.example/dir/" -> "/dir".
+std::string url_path(const std::string& url) {
+  const auto authority = url.find("://");
+  const auto path = url.find('/', authority == std::string::npos ? 0 : authority + 3);
+  if (path == std::string::npos) {
+    return {};
+  }
+  std::string result = url.substr(path, url.find_first_of("?#", path) - path);
+  while (!result.empty() && result.back() == '/') {
+    result.pop_back();
+  }
+  return result;
+}
+
 std::string normalized_site_url(std::string url) {
   if (internal::http_url_or_empty(url).empty()) {
     throw core::UsageError("the site URL must be an absolute http(s) URL, not \"" + url + "\"");
@@ -124,15 +139,21 @@ public:
   PageWriter(internal::Templates& templates, const std::filesystem::path& out_dir)
       : m_templates(templates), m_out_dir(out_dir) {}
 
+  // Write the page to <folder>/index.html.
   void write(internal::Template& page, Data data, const std::string& folder) {
+    write_file(page, std::move(data), folder + "index.html");
+  }
+
+  // Write the page to a file named relative to the output folder.
+  void write_file(internal::Template& page, Data data, const std::string& file) {
     data.set("head", m_templates.head);
     data.set("foot", m_templates.foot);
     data.set("show_list", m_templates.show_list);
     const std::string html = page.render(data);
     if (!page.is_valid()) {
-      throw core::EnvironmentError("template error in " + folder + ": " + page.error_message());
+      throw core::EnvironmentError("template error in " + file + ": " + page.error_message());
     }
-    internal::write_file_atomically(m_out_dir / folder / "index.html", html);
+    internal::write_file_atomically(m_out_dir / file, html);
     ++m_pages;
   }
 
@@ -148,14 +169,18 @@ void write_locale(PageWriter& writer, internal::Templates& templates, const inte
                   const l10n::Localizer& localizer) {
   const std::string root = localizer.tag() + "/";
   writer.write(templates.home, internal::home_page(site, localizer), root);
+  writer.write_file(templates.not_found, internal::not_found_page(site, localizer),
+                    root + "404.html");
   for (std::size_t i = 0; i < site.plan.categories.size(); ++i) {
     writer.write(templates.category, internal::category_page(site, localizer, i),
                  root + internal::category_path(site.plan.categories[i]));
   }
   for (std::size_t i = 0; i < site.plan.shows.size(); ++i) {
     const auto& show = site.plan.shows[i];
-    writer.write(templates.show, internal::show_page(site, localizer, i),
-                 root + internal::show_path(show));
+    for (std::size_t page = 1; page <= internal::page_count(show); ++page) {
+      writer.write(templates.show, internal::show_page(site, localizer, i, page),
+                   root + internal::show_page_path(show, page));
+    }
     for (const std::size_t episode : show.episodes) {
       writer.write(templates.episode, internal::episode_page(site, localizer, i, episode),
                    root + internal::episode_path(show, episode));
@@ -170,7 +195,8 @@ RenderSummary render_site(const std::vector<store::StoredShow>& shows,
   const std::vector<l10n::Localizer> localizers = load_localizers(options);
   internal::Templates templates = internal::load_templates(options.templates_dir);
   const internal::SitePlan plan = internal::plan_site(shows);
-  const internal::Site site{plan, localizers, normalized_site_url(options.site_url), options.now};
+  const std::string site_url = normalized_site_url(options.site_url);
+  const internal::Site site{plan, localizers, site_url, url_path(site_url), options.now};
   PageWriter writer(templates, options.out_dir);
   writer.write(templates.root, internal::root_page(site), "");
   for (const auto& localizer : localizers) {
@@ -178,6 +204,11 @@ RenderSummary render_site(const std::vector<store::StoredShow>& shows,
   }
   for (const auto& file : internal::sitemap_files(site)) {
     internal::write_file_atomically(options.out_dir / file.name, file.content);
+  }
+  for (const auto& show : plan.shows) {
+    if (const std::string opml = internal::show_opml(show); !opml.empty()) {
+      internal::write_file_atomically(options.out_dir / internal::opml_path(show), opml);
+    }
   }
   RenderSummary summary;
   summary.pages = writer.pages();

@@ -32,7 +32,7 @@ struct CrawlConfig {
 };
 
 struct RenderConfig {
-  std::vector<std::string> locales = {"en", "ar"};
+  std::vector<std::string> locales; // empty: every catalog in config/locales
   std::string site_url = "http://127.0.0.1:8080";
 };
 

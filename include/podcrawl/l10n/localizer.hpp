@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +17,9 @@ namespace podcrawl::l10n {
 class Localizer {
 public:
   // Load the catalog for `tag` from locales_dir. Throws core::UsageError when the locale has no
-  // catalog, core::EnvironmentError when the catalog is unreadable or lacks a key that the
-  // English catalog has (no interface string is ever left untranslated).
+  // catalog, core::EnvironmentError when the catalog is unreadable, lacks a key that the
+  // English catalog has (no interface string is ever left untranslated), has a key the English
+  // catalog lacks, or holds a message that does not compile.
   Localizer(const std::filesystem::path& locales_dir, std::string_view tag);
   ~Localizer();
   Localizer(Localizer&&) noexcept;
@@ -43,6 +45,17 @@ public:
   std::string number(std::int64_t n) const;
   // A duration as the locale writes it: "32:48", "1:02:03" in the locale's digits.
   std::string duration(std::int64_t seconds) const;
+  // A duration spoken in words, for screen readers: "32 minutes, 48 seconds", "1 hour,
+  // 2 minutes, 3 seconds" (ICU MeasureFormat, wide units; zero units are left out).
+  std::string spoken_duration(std::int64_t seconds) const;
+  // The localized name of one of Apple Podcasts' top-level categories from the slug of its
+  // English name ("health-fitness" -> "Gesundheit & Fitness"); nullopt for any other category.
+  std::optional<std::string> category_name(std::string_view category_slug) const;
+  // The name of a language in this locale ("en-US" -> "الإنجليزية (الولايات المتحدة)"); the
+  // tag itself when ICU does not know the language.
+  std::string language_name(std::string_view language_tag) const;
+  // The locale as Open Graph writes it: language_TERRITORY with the likely territory ("ar_EG").
+  std::string open_graph_locale() const;
   // A calendar date in the locale's medium format.
   std::string date(std::int64_t t) const;
   // True when a sorts before b in the locale's collation order (for lists of titles).

@@ -19,8 +19,8 @@ struct RenderOptions {
 };
 
 struct RenderSummary {
-  std::int64_t pages = 0;            // HTML pages written, the language chooser included
-  std::int64_t skipped_shows = 0;    // inactive, untitled, or without a usable unique slug
+  std::int64_t pages = 0;         // HTML pages written, the language chooser and 404 pages included
+  std::int64_t skipped_shows = 0; // inactive, untitled, or without a usable unique slug
   std::int64_t skipped_episodes = 0; // without a usable slug unique within their show
 };
 

@@ -42,6 +42,7 @@ TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
   EXPECT_EQ(shipped.crawl.refresh_interval_seconds, defaults.crawl.refresh_interval_seconds);
   EXPECT_EQ(shipped.crawl.backoff_ceiling_seconds, defaults.crawl.backoff_ceiling_seconds);
   EXPECT_EQ(shipped.render.locales, defaults.render.locales);
+  EXPECT_TRUE(defaults.render.locales.empty()); // render then uses every catalog
 }
 
 TEST(LoadConfig, RejectsMalformedFilesWithAUsageError) {

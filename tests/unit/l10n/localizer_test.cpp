@@ -114,6 +114,40 @@ TEST(LocalizerNumbers, UsesThePinnedArabicDigits) {
   EXPECT_EQ(Localizer(k_locales_dir, "en").number(1234567), "1,234,567");
 }
 
+TEST(LocalizerNumbers, SpeaksDurationsInWordsForScreenReaders) {
+  const struct {
+    const char* tag;
+    std::int64_t seconds;
+    const char* expected;
+  } cases[] = {
+      {"en", 1968, "32 minutes, 48 seconds"},
+      {"en", 3723, "1 hour, 2 minutes, 3 seconds"},
+      {"en", 3600, "1 hour"},
+      {"en", 0, "0 seconds"},
+      {"en", -5, "0 seconds"},
+      {"de", 1968, "32 Minuten, 48 Sekunden"},
+      {"ar", 1968, "32 دقيقة و48 ثانية"},
+      {"ru", 1968, "32 минуты 48 секунд"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(Localizer(k_locales_dir, c.tag).spoken_duration(c.seconds), c.expected)
+        << c.tag << " " << c.seconds;
+  }
+}
+
+TEST(LocalizerNames, NamesLanguagesInTheInterfaceLanguage) {
+  EXPECT_EQ(Localizer(k_locales_dir, "de").language_name("en"), "Englisch");
+  EXPECT_EQ(Localizer(k_locales_dir, "en").language_name("ar"), "Arabic");
+  EXPECT_EQ(Localizer(k_locales_dir, "en").language_name("qqq"), "qqq");
+}
+
+TEST(LocalizerNames, GivesTheOpenGraphLocale) {
+  EXPECT_EQ(Localizer(k_locales_dir, "en").open_graph_locale(), "en_US");
+  EXPECT_EQ(Localizer(k_locales_dir, "pt-BR").open_graph_locale(), "pt_BR");
+  EXPECT_EQ(Localizer(k_locales_dir, "zh-Hant").open_graph_locale(), "zh_TW");
+  EXPECT_EQ(Localizer(k_locales_dir, "ar").open_graph_locale(), "ar_EG");
+}
+
 TEST(LocalizerDates, FormatsTheMediumDateInUtc) {
   const Localizer english(k_locales_dir, "en");
   EXPECT_EQ(english.date(k_now), "Jun 10, 2025");

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/l10n/localizer.hpp"
@@ -154,9 +156,10 @@ TEST_F(RenderedSite, CountsEveryPageAndSkipsInactiveShows) {
     html_files += name.ends_with("index.html") ? 1 : 0;
     EXPECT_EQ(name.find(".tmp-"), std::string::npos) << "temporary file left: " << name;
   }
-  // Per locale: home, 3 categories, 3 shows, 84 episodes; plus the language chooser.
-  EXPECT_EQ(html_files, 1 + 2 * (1 + 3 + 3 + 84));
-  EXPECT_EQ(m_summary.pages, html_files);
+  // Per locale: home, 3 categories, 3 shows (83 episodes take a second list page), 84
+  // episodes; plus the language chooser. The summary counts the two 404 pages too.
+  EXPECT_EQ(html_files, 1 + 2 * (1 + 3 + 3 + 1 + 84));
+  EXPECT_EQ(m_summary.pages, html_files + 2);
   EXPECT_EQ(m_summary.skipped_shows, 1);
 }
 
@@ -189,8 +192,12 @@ TEST_F(RenderedSite, EnglishShowPageCountsEpisodesAndSaysWhenItWasAdded) {
                       "\">4 years ago</time>"),
             std::string::npos);
   EXPECT_NE(html.find(">5 weeks ago</time>"), std::string::npos);
-  EXPECT_NE(html.find("<time class=\"length\" datetime=\"PT33M20S\">33:20</time>"),
-            std::string::npos); // episode 32 lasts 1968 + 32 seconds
+  // Episode 34, the oldest on the first page, lasts 1968 + 34 seconds: a clock for the eye,
+  // words for screen readers.
+  EXPECT_NE(html.find("<time class=\"length\" datetime=\"PT33M22S\"><span "
+                      "aria-hidden=\"true\">33:22</span><span class=\"visually-hidden\">33 "
+                      "minutes, 22 seconds</span></time>"),
+            std::string::npos);
   EXPECT_NE(html.find("href=\"../../categories/technology/\""), std::string::npos);
   EXPECT_NE(html.find("href=\"episode-83/\""), std::string::npos);
 }
@@ -234,7 +241,7 @@ TEST_F(RenderedSite, EscapesFeedTextAndDropsScriptUrls) {
 
 TEST_F(RenderedSite, EveryPageLinksItsAlternatesInEveryLocale) {
   for (const auto& [name, html] : read_tree(m_dir.path())) {
-    if (!name.ends_with(".html")) {
+    if (!name.ends_with("index.html")) {
       continue;
     }
     EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"", 0), 0U) << name;
@@ -278,6 +285,158 @@ TEST_F(RenderedSite, SitemapListsEveryPageWithAlternates) {
   EXPECT_EQ(locations, pages);
   EXPECT_EQ(defaults, pages);
   EXPECT_NE(sitemap.find("xmlns:xhtml=\"http://www.w3.org/1999/xhtml\""), std::string::npos);
+}
+
+// The text of the page's one <script type="application/ld+json"> element.
+std::string json_ld_of(const std::string& html) {
+  const std::string open = "<script type=\"application/ld+json\">";
+  const auto start = html.find(open);
+  if (start == std::string::npos) {
+    return {};
+  }
+  const auto end = html.find("</script>", start);
+  return html.substr(start + open.size(), end - start - open.size());
+}
+
+TEST_F(RenderedSite, ShowPageDescribesThePodcastSeriesInJsonLd) {
+  const std::string text = json_ld_of(page("ar/podcasts/hello-world-tech/index.html"));
+  ASSERT_FALSE(text.empty());
+  const auto json = nlohmann::json::parse(text);
+  EXPECT_EQ(json["@context"], "https://schema.org");
+  EXPECT_EQ(json["@type"], "PodcastSeries");
+  EXPECT_EQ(json["name"], "Hello World Tech");
+  EXPECT_EQ(json["url"], k_site_url + "/ar/podcasts/hello-world-tech/");
+  EXPECT_EQ(json["webFeed"], "https://feeds.example/hello.xml");
+  EXPECT_EQ(json["inLanguage"], "en");
+  EXPECT_EQ(json["author"]["name"], "Ada & Co");
+  EXPECT_EQ(json["numberOfEpisodes"], 83);
+  EXPECT_EQ(text.find('&'), std::string::npos) << "raw & in " << text;
+}
+
+TEST_F(RenderedSite, JsonLdCannotCloseItsScriptElement) {
+  const std::string html = page("en/podcasts/script-show/index.html");
+  const std::string text = json_ld_of(html);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.find('<'), std::string::npos) << text;
+  EXPECT_NE(text.find("\\u003c/script\\u003e"), std::string::npos) << text;
+  EXPECT_EQ(nlohmann::json::parse(text)["name"], "<script>alert(1)</script> Show");
+  const auto episode =
+      nlohmann::json::parse(json_ld_of(page("en/podcasts/script-show/first/index.html")));
+  EXPECT_FALSE(episode.contains("associatedMedia")); // a javascript: enclosure is no media
+}
+
+TEST_F(RenderedSite, EpisodePageDescribesThePodcastEpisodeInJsonLd) {
+  const auto json =
+      nlohmann::json::parse(json_ld_of(page("en/podcasts/hello-world-tech/episode-83/index.html")));
+  EXPECT_EQ(json["@type"], "PodcastEpisode");
+  EXPECT_EQ(json["name"], "Episode 83: compilers");
+  EXPECT_EQ(json["datePublished"], core::format_iso8601(k_now - 35 * k_day));
+  EXPECT_EQ(json["timeRequired"], "PT34M11S");
+  EXPECT_EQ(json["associatedMedia"]["contentUrl"], "https://cdn.example/e83.mp3");
+  EXPECT_EQ(json["partOfSeries"]["@type"], "PodcastSeries");
+  EXPECT_EQ(json["partOfSeries"]["url"], k_site_url + "/en/podcasts/hello-world-tech/");
+}
+
+TEST_F(RenderedSite, PagesCarryOpenGraphProperties) {
+  const std::string html = page("ar/podcasts/hello-world-tech/index.html");
+  const char* expected[] = {
+      "<meta property=\"og:type\" content=\"website\">",
+      "<meta property=\"og:title\" content=\"Hello World Tech\">",
+      "<meta property=\"og:url\" "
+      "content=\"https://podcasts.example/ar/podcasts/hello-world-tech/\">",
+      "<meta property=\"og:locale\" content=\"ar_EG\">",
+      "<meta property=\"og:locale:alternate\" content=\"en_US\">",
+      "<meta property=\"og:description\" content=\"A show about software.\">",
+  };
+  for (const char* tag : expected) {
+    EXPECT_NE(html.find(tag), std::string::npos) << tag;
+  }
+  EXPECT_NE(page("en/podcasts/hello-world-tech/episode-1/index.html")
+                .find("<meta property=\"og:type\" content=\"article\">"),
+            std::string::npos);
+}
+
+TEST_F(RenderedSite, SplitsLongEpisodeListsIntoPagesOfFifty) {
+  const std::string first = page("en/podcasts/hello-world-tech/index.html");
+  const std::string second = page("en/podcasts/hello-world-tech/page/2/index.html");
+  // Newest first: episodes 83 to 34 on the show page, 33 to 1 on page 2.
+  EXPECT_NE(first.find("href=\"episode-34/\""), std::string::npos);
+  EXPECT_EQ(first.find("href=\"episode-33/\""), std::string::npos);
+  EXPECT_NE(second.find("href=\"../../episode-33/\""), std::string::npos);
+  EXPECT_NE(second.find("href=\"../../episode-1/\""), std::string::npos);
+  EXPECT_EQ(second.find("episode-34/"), std::string::npos);
+  EXPECT_NE(first.find("<a href=\"page/2/\" rel=\"next\">Next page</a>"), std::string::npos);
+  EXPECT_NE(second.find("<a href=\"../../\" rel=\"prev\">Previous page</a>"), std::string::npos);
+  EXPECT_NE(second.find("<a aria-current=\"page\">2</a>"), std::string::npos);
+  EXPECT_NE(second.find("<link rel=\"canonical\" "
+                        "href=\"https://podcasts.example/en/podcasts/hello-world-tech/page/2/\">"),
+            std::string::npos);
+  EXPECT_NE(page("sitemap.xml")
+                .find("<loc>https://podcasts.example/ar/podcasts/hello-world-tech/"
+                      "page/2/</loc>"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(m_dir.path() / "en/podcasts/hello-world-tech/page/3"));
+  EXPECT_FALSE(fs::exists(m_dir.path() / "en/podcasts/mrhba/page"));
+}
+
+TEST_F(RenderedSite, WritesOneOpmlFilePerShowAndLinksIt) {
+  const std::string opml = page("opml/hello-world-tech.opml");
+  EXPECT_NE(opml.find("<opml version=\"2.0\">"), std::string::npos);
+  EXPECT_NE(opml.find("<outline type=\"rss\" text=\"Hello World Tech\" title=\"Hello World Tech\" "
+                      "xmlUrl=\"https://feeds.example/hello.xml\" "
+                      "htmlUrl=\"https://hello.example/\" language=\"en\"/>"),
+            std::string::npos)
+      << opml;
+  EXPECT_NE(page("ar/podcasts/hello-world-tech/index.html")
+                .find("href=\"../../../opml/hello-world-tech.opml\""),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(m_dir.path() / "opml/script-show.opml")); // no http(s) feed URL
+}
+
+TEST_F(RenderedSite, LocalizesApplesCategoriesAndKeepsOthersInTheFeedsLanguage) {
+  const std::string arabic = page("ar/podcasts/hello-world-tech/index.html");
+  EXPECT_NE(arabic.find("<bdi lang=\"ar\">تقنية</bdi>"), std::string::npos);
+  EXPECT_NE(arabic.find("<bdi lang=\"en\">Tech News</bdi>"), std::string::npos);
+  EXPECT_EQ(arabic.find(">Technology<"), std::string::npos);
+  const std::string category = page("ar/categories/technology/index.html");
+  EXPECT_NE(category.find("<h1>البودكاست في تصنيف <bdi lang=\"ar\">تقنية</bdi></h1>"),
+            std::string::npos);
+  // The Arabic show's own category "تقنية" is no Apple category: shown as the feed spells it.
+  EXPECT_NE(page("en/index.html").find("<bdi lang=\"ar\">تقنية</bdi>"), std::string::npos);
+}
+
+TEST_F(RenderedSite, HomePageListsTheLatestEpisodesAcrossShows) {
+  const std::string html = page("en/index.html");
+  const auto section = html.find("<h2 id=\"latest-episodes\">Latest episodes</h2>");
+  ASSERT_NE(section, std::string::npos);
+  // The hostile show's episode is two hours old, Hello World Tech's newest five weeks.
+  const auto newest = html.find("href=\"podcasts/script-show/first/\"", section);
+  const auto next = html.find("href=\"podcasts/hello-world-tech/episode-83/\"", section);
+  ASSERT_NE(newest, std::string::npos);
+  ASSERT_NE(next, std::string::npos);
+  EXPECT_LT(newest, next);
+  EXPECT_NE(html.find(">2 hours ago</time>", section), std::string::npos);
+}
+
+TEST_F(RenderedSite, WritesALocalized404PageWithAbsoluteLinks) {
+  const std::string html = page("ar/404.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"ar\" dir=\"rtl\">", 0), 0U);
+  EXPECT_NE(html.find("<h1>الصفحة غير موجودة</h1>"), std::string::npos);
+  EXPECT_NE(html.find("<meta name=\"robots\" content=\"noindex\">"), std::string::npos);
+  EXPECT_EQ(html.find("rel=\"canonical\""), std::string::npos);
+  EXPECT_EQ(html.find("hreflang=\"x-default\""), std::string::npos);
+  EXPECT_NE(html.find("<a class=\"site-name\" href=\"/ar/\">"), std::string::npos);
+  EXPECT_NE(html.find("href=\"/en/\" hreflang=\"en\""), std::string::npos);
+  EXPECT_EQ(page("sitemap.xml").find("404"), std::string::npos);
+}
+
+TEST(RenderSite, Roots404LinksAtTheSiteUrlsPath) {
+  const testing::TempDir dir;
+  RenderOptions options = options_for(dir.path());
+  options.site_url = "https://example.org/podcasts/";
+  render_site({hello_world_tech()}, options);
+  const std::string html = testing::read_file(dir.path() / "en" / "404.html");
+  EXPECT_NE(html.find("<a class=\"site-name\" href=\"/podcasts/en/\">"), std::string::npos);
 }
 
 TEST(RenderSite, GivesByteIdenticalOutputForTheSameInput) {

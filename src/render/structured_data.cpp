@@ -1,0 +1,139 @@
+#include <nlohmann/json.hpp>
+
+#include "podcrawl/core/time.hpp"
+#include "podcrawl/html/sanitize.hpp"
+#include "render_internal.hpp"
+
+namespace podcrawl::render::internal {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Descriptions in structured data are plain text cut to this many characters.
+constexpr std::size_t k_json_description_chars = 500;
+
+// JSON text that cannot end its <script> element or open a comment or CDATA section in it:
+// "<", ">" and "&" are written as \u escapes, which mean the same to a JSON parser. U+2028 and
+// U+2029 are escaped too, for consumers that evaluate the text as JavaScript.
+std::string script_safe(const Json& json) {
+  const std::string text = json.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string result;
+  result.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '<') {
+      result += "\\u003c";
+    } else if (c == '>') {
+      result += "\\u003e";
+    } else if (c == '&') {
+      result += "\\u0026";
+    } else if (text.compare(i, 3, "\u2028") == 0) {
+      result += "\\u2028";
+      i += 2;
+    } else if (text.compare(i, 3, "\u2029") == 0) {
+      result += "\\u2029";
+      i += 2;
+    } else {
+      result += c;
+    }
+  }
+  return result;
+}
+
+void set_if(Json& json, const char* key, const std::string& value) {
+  if (!value.empty()) {
+    json[key] = value;
+  }
+}
+
+Json series(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned) {
+  const auto& show = planned.stored->show;
+  Json json;
+  json["@type"] = "PodcastSeries";
+  json["name"] = show.title;
+  json["url"] = page_url(site, localizer.tag(), show_path(planned));
+  return json;
+}
+
+} // namespace
+
+std::string show_json_ld(const Site& site, const l10n::Localizer& localizer, std::size_t index) {
+  const auto& planned = site.plan.shows[index];
+  const auto& show = planned.stored->show;
+  Json json;
+  json["@context"] = "https://schema.org";
+  json.update(series(site, localizer, planned));
+  set_if(json, "description", html::plain_text(show.description, k_json_description_chars));
+  set_if(json, "inLanguage", planned.language);
+  set_if(json, "webFeed", http_url_or_empty(planned.stored->feed_url));
+  set_if(json, "image", http_url_or_empty(show.image));
+  set_if(json, "sameAs", http_url_or_empty(show.link));
+  if (!show.author.empty()) {
+    json["author"] = {{"@type", "Person"}, {"name", show.author}};
+  }
+  if (!planned.categories.empty()) {
+    Json genres = Json::array();
+    for (const std::size_t category : planned.categories) {
+      genres.push_back(site.plan.categories[category].name);
+    }
+    json["genre"] = genres;
+  }
+  json["numberOfEpisodes"] = planned.episodes.size();
+  return script_safe(json);
+}
+
+std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
+                            std::size_t show_index, std::size_t episode_index) {
+  const auto& planned = site.plan.shows[show_index];
+  const auto& episode = planned.stored->show.episodes[episode_index];
+  Json json;
+  json["@context"] = "https://schema.org";
+  json["@type"] = "PodcastEpisode";
+  json["name"] = episode.title.empty() ? localizer.text("untitled_episode") : episode.title;
+  json["url"] = page_url(site, localizer.tag(), episode_path(planned, episode_index));
+  set_if(json, "description", html::plain_text(episode.description, k_json_description_chars));
+  set_if(json, "inLanguage", planned.language);
+  if (const auto published = plausible_time(episode.published)) {
+    json["datePublished"] = core::format_iso8601(*published);
+  }
+  if (episode.duration_seconds && *episode.duration_seconds > 0) {
+    json["timeRequired"] = iso_duration(*episode.duration_seconds);
+  }
+  if (episode.episode) {
+    json["episodeNumber"] = *episode.episode;
+  }
+  if (episode.season) {
+    json["partOfSeason"] = {{"@type", "PodcastSeason"}, {"seasonNumber", *episode.season}};
+  }
+  if (const std::string audio = http_url_or_empty(episode.enclosure_url); !audio.empty()) {
+    Json media = {{"@type", "AudioObject"}, {"contentUrl", audio}};
+    set_if(media, "encodingFormat", episode.enclosure_type);
+    json["associatedMedia"] = media;
+  }
+  json["partOfSeries"] = series(site, localizer, planned);
+  return script_safe(json);
+}
+
+std::string show_opml(const PlannedShow& planned) {
+  const std::string feed_url = http_url_or_empty(planned.stored->feed_url);
+  if (feed_url.empty()) {
+    return {};
+  }
+  const auto& show = planned.stored->show;
+  std::string outline = "    <outline type=\"rss\" text=\"" + escape_xml(show.title) +
+                        "\" title=\"" + escape_xml(show.title) + "\" xmlUrl=\"" +
+                        escape_xml(feed_url) + "\"";
+  if (const std::string link = http_url_or_empty(show.link); !link.empty()) {
+    outline += " htmlUrl=\"" + escape_xml(link) + "\"";
+  }
+  if (!planned.language.empty()) {
+    outline += " language=\"" + escape_xml(planned.language) + "\"";
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
+         "    <title>" +
+         escape_xml(show.title) + "</title>\n  </head>\n  <body>\n" + outline +
+         "/>\n  </body>\n</opml>\n";
+}
+
+} // namespace podcrawl::render::internal
