@@ -27,12 +27,17 @@ protected:
     arabic.description = "<p>حوارات عن التقنية والقراءة</p>";
     arabic.author = "فريق البودكاست";
     arabic.episodes = {episode("ar-1", "مستقبل التقنية في العالم العربي", k_now)};
+    feed::Show russian = show("Истории о книгах", "ru");
+    russian.episodes = {episode("ru-1", "Новые писатели", k_now)};
     feed::Show unknown = show("Kitabu cha podcasts", "sw");
     m_english_slug =
         db().record_success(listed_feed("https://en.example/feed"), k_meta, english, k_now, k_next)
             .show_slug;
     m_arabic_slug =
         db().record_success(listed_feed("https://ar.example/feed"), k_meta, arabic, k_now, k_next)
+            .show_slug;
+    m_russian_slug =
+        db().record_success(listed_feed("https://ru.example/feed"), k_meta, russian, k_now, k_next)
             .show_slug;
     m_unknown_slug =
         db().record_success(listed_feed("https://sw.example/feed"), k_meta, unknown, k_now, k_next)
@@ -50,6 +55,7 @@ protected:
 
   std::string m_english_slug;
   std::string m_arabic_slug;
+  std::string m_russian_slug;
   std::string m_unknown_slug;
 };
 
@@ -67,6 +73,18 @@ TEST_F(SearchTest, ArabicQueriesAreStemmed) {
   EXPECT_TRUE(has_show_hit(db().search("مكتبة", "ar", 10), m_arabic_slug));
   EXPECT_TRUE(has_show_hit(db().search("تقنية", "ar", 10), m_arabic_slug));
   EXPECT_FALSE(has_show_hit(db().search("مكتبة", "", 10), m_english_slug));
+}
+
+TEST_F(SearchTest, RussianQueriesAreStemmed) {
+  // "книга" (a book, nominative) finds "книгах" (books, prepositional plural) only through
+  // Russian stemming; "писатель" (a writer) finds "писатели" (writers).
+  EXPECT_TRUE(has_show_hit(db().search("книга", "ru", 10), m_russian_slug));
+  EXPECT_FALSE(has_show_hit(db().search("книга", "simple", 10), m_russian_slug));
+  bool episode_found = false;
+  for (const auto& hit : db().search("писатель", "ru", 10)) {
+    episode_found = episode_found || (hit.show_slug == m_russian_slug && !hit.episode_slug.empty());
+  }
+  EXPECT_TRUE(episode_found);
 }
 
 TEST_F(SearchTest, WithoutALanguageEachShowIsSearchedInItsOwn) {
@@ -115,7 +133,7 @@ TEST_F(SearchTest, QuerySyntaxFromUsersIsNeverAnError) {
        {"\"unterminated", "a & | ! ( ) :*", "-", "OR", "'; DROP TABLE shows; --"}) {
     EXPECT_NO_THROW(db().search(query, "en", 10)) << query;
   }
-  EXPECT_EQ(db().stats().shows, 3);
+  EXPECT_EQ(db().stats().shows, 4);
 }
 
 } // namespace
