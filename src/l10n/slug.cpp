@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cctype>
 #include <memory>
 #include <mutex>
 
@@ -56,6 +58,15 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
 }
 
 std::string to_ascii_lower(std::string_view text) {
+  // ASCII needs no transliteration, only lower case: skip ICU (and building its transliterator,
+  // the largest part of a small render's start-up).
+  if (std::all_of(text.begin(), text.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    std::string lower(utf8_prefix(text, k_max_slug_input_bytes));
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower;
+  }
   icu::UnicodeString unicode = internal::from_utf8(utf8_prefix(text, k_max_slug_input_bytes));
   shared_transliterator().transliterate(unicode);
   return internal::to_utf8(unicode);
