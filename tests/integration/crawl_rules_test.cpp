@@ -134,12 +134,7 @@ TEST_F(CrawlRules, BodiesOverTheCapFailEvenWhenTheyArriveCompressed) {
   testing::LoopbackServer server;
   const std::string big = small_feed(std::string(200000, 'x'));
   server.serve_feed("/big.xml", big, "application/rss+xml", "\"a\"");
-  std::string bomb;
-  httplib::detail::gzip_compressor compressor;
-  compressor.compress(big.data(), big.size(), true, [&bomb](const char* data, std::size_t size) {
-    bomb.append(data, size);
-    return true;
-  });
+  const std::string bomb = testing::gzip(big);
   ASSERT_LT(bomb.size(), 10000u);
   server.on_get("/bomb.xml", [&bomb](const httplib::Request&, httplib::Response& response) {
     response.set_header("Content-Encoding", "gzip");

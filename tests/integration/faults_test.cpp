@@ -50,17 +50,6 @@ std::string feed_with_items(const std::string& title, int items, const std::stri
   return feed + "</channel></rss>";
 }
 
-std::string gzip(const std::string& body) {
-  std::string compressed;
-  httplib::detail::gzip_compressor compressor;
-  compressor.compress(body.data(), body.size(), true,
-                      [&compressed](const char* data, std::size_t size) {
-                        compressed.append(data, size);
-                        return true;
-                      });
-  return compressed;
-}
-
 // Lets streaming handlers pause between writes, and stops them all at once when the test ends so
 // the server can shut down whatever its clients do.
 class Valve {
@@ -174,7 +163,7 @@ protected:
   testing::TempDir m_dir;
   const std::string m_feed = feed_with_items("Long enough to cut", 200);
   const std::string m_bomb =
-      gzip(feed_with_items("Bomb", 1, std::string(5 * k_max_body_bytes, 'x')));
+      testing::gzip(feed_with_items("Bomb", 1, std::string(5 * k_max_body_bytes, 'x')));
   Valve m_valve; // closed by the destructor, before the server stops
   testing::LoopbackServer m_server;
 };

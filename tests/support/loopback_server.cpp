@@ -79,4 +79,15 @@ int LoopbackServer::count(const std::string& path) const {
                                         [&](const SeenRequest& r) { return r.path == path; }));
 }
 
+std::string gzip(const std::string& body) {
+  std::string compressed;
+  httplib::detail::gzip_compressor compressor;
+  compressor.compress(body.data(), body.size(), true,
+                      [&compressed](const char* data, std::size_t size) {
+                        compressed.append(data, size);
+                        return true;
+                      });
+  return compressed;
+}
+
 } // namespace podcrawl::testing

@@ -56,4 +56,7 @@ private:
   std::vector<SeenRequest> m_requests;
 };
 
+// The body compressed as a gzip stream (for Content-Encoding: gzip responses).
+std::string gzip(const std::string& body);
+
 } // namespace podcrawl::testing

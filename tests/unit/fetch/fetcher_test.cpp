@@ -3,34 +3,11 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include "fetch_test_helpers.hpp"
 #include "support/loopback_server.hpp"
 
 namespace podcrawl::fetch {
 namespace {
-
-core::FetchConfig loopback_config() {
-  core::FetchConfig config;
-  config.allow_private_networks = true;
-  config.total_timeout_seconds = 10;
-  return config;
-}
-
-FetchRequest request(std::string url) {
-  FetchRequest request;
-  request.url = std::move(url);
-  return request;
-}
-
-std::string gzip(const std::string& body) {
-  std::string compressed;
-  httplib::detail::gzip_compressor compressor;
-  compressor.compress(body.data(), body.size(), true,
-                      [&compressed](const char* data, std::size_t size) {
-                        compressed.append(data, size);
-                        return true;
-                      });
-  return compressed;
-}
 
 TEST(Fetch, ReturnsTheBodyAndValidators) {
   testing::LoopbackServer server;
@@ -160,7 +137,7 @@ TEST(Fetch, CapsTheBodySize) {
 TEST(Fetch, DecompressesGzipBodies) {
   testing::LoopbackServer server;
   const std::string body(20000, 'a');
-  const std::string compressed = gzip(body);
+  const std::string compressed = testing::gzip(body);
   ASSERT_LT(compressed.size(), body.size());
   server.on_get("/gz", [&compressed](const httplib::Request&, httplib::Response& response) {
     response.set_header("Content-Encoding", "gzip");
@@ -174,7 +151,7 @@ TEST(Fetch, DecompressesGzipBodies) {
 TEST(Fetch, CapsTheBodySizeAfterDecompression) {
   testing::LoopbackServer server;
   const std::string body(200000, 'a');
-  const std::string compressed = gzip(body);
+  const std::string compressed = testing::gzip(body);
   server.on_get("/bomb", [&compressed](const httplib::Request&, httplib::Response& response) {
     response.set_header("Content-Encoding", "gzip");
     response.set_content(compressed, "application/rss+xml");

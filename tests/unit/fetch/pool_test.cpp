@@ -9,24 +9,12 @@
 #include <map>
 #include <mutex>
 
+#include "fetch_test_helpers.hpp"
 #include "support/loopback_server.hpp"
 #include "transfer_internal.hpp"
 
 namespace podcrawl::fetch {
 namespace {
-
-core::FetchConfig loopback_config() {
-  core::FetchConfig config;
-  config.allow_private_networks = true;
-  config.total_timeout_seconds = 10;
-  return config;
-}
-
-FetchRequest request(std::string url) {
-  FetchRequest request;
-  request.url = std::move(url);
-  return request;
-}
 
 std::map<std::uint64_t, FetchResult> run_all(TransferPool& pool) {
   std::map<std::uint64_t, FetchResult> results;
