@@ -19,6 +19,9 @@ if(PODCRAWL_SANITIZE)
     target_link_options(podcrawl_settings INTERFACE -fsanitize=${_s})
   endforeach()
   target_compile_options(podcrawl_settings INTERFACE -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  # Sanitized programs reserve terabytes of address space, use several times the memory and
+  # run slower: tests keep their safety checks but skip resource bounds under this definition.
+  target_compile_definitions(podcrawl_settings INTERFACE PODCRAWL_SANITIZED)
 endif()
 
 # podcrawl_module(NAME SOURCES... DEPENDS ...): one static library per module, src/<name>/.
