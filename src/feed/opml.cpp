@@ -1,5 +1,7 @@
 #include "podcrawl/feed/opml.hpp"
 
+#include "podcrawl/html/escape.hpp"
+
 #include <libxml/tree.h>
 
 #include "encoding_internal.hpp"
@@ -39,30 +41,7 @@ void collect_outlines(const xmlNode* parent, int depth, std::vector<OpmlEntry>& 
 // Escape for an XML attribute value or text; control characters other than tab and line
 // breaks cannot appear in XML 1.0 and are dropped (clean_line removes them already).
 std::string escape_xml(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : clean_line(text)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
+  return html::escaped(clean_line(text), html::k_escape_xml);
 }
 
 } // namespace

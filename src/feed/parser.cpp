@@ -7,6 +7,7 @@
 
 #include "draft_internal.hpp"
 #include "encoding_internal.hpp"
+#include "podcrawl/html/escape.hpp"
 #include "podcrawl/net/url.hpp"
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
@@ -151,26 +152,6 @@ constexpr int k_enclosure_media_offset = 4; // media:content after enclosures
 constexpr int k_enclosure_group_offset = 8; // media:group content after plain media:content
 constexpr int k_media_image_rank = 2;       // media:content that is an image, as episode image
 
-std::string escape_text(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
-}
-
 std::string read_value(const xmlNode* node, Read read) {
   switch (read) {
     case Read::text:
@@ -178,7 +159,7 @@ std::string read_value(const xmlNode* node, Read read) {
     case Read::markup: {
       std::string type = ascii_lower(trim(attribute(node, "type")));
       bool plain = vocabulary(node) == core && (type == "text" || type == "text/plain");
-      return plain ? escape_text(text_of(node)) : markup_of(node);
+      return plain ? html::escaped(text_of(node), html::k_escape_text) : markup_of(node);
     }
     case Read::href:
       return attribute(node, "href");

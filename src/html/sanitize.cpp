@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "podcrawl/html/escape.hpp"
 #include "podcrawl/net/url.hpp"
 #include "sanitize_internal.hpp"
 
@@ -322,46 +323,6 @@ std::string_view trim_ascii(std::string_view text) {
   return text;
 }
 
-// Text needs only `&` and `<` escaped: nothing else can start markup or a character
-// reference in the data state, so `>` and quotes stay as the feed wrote them.
-void append_escaped_text(std::string& out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      default:
-        out += c;
-    }
-  }
-}
-
-// Values are always written double-quoted; `<` and `>` are escaped as well so that no
-// serialization, even one re-read in a raw-text context, holds something tag-like.
-void append_escaped_attribute(std::string& out, std::string_view value) {
-  for (char c : value) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-}
-
 // True when the text contains something a parser would read as a tag, comment or doctype.
 bool has_markup(std::string_view text) {
   for (std::size_t i = 0; i + 1 < text.size(); ++i) {
@@ -479,7 +440,7 @@ private:
       case GUMBO_NODE_TEXT:
       case GUMBO_NODE_WHITESPACE:
       case GUMBO_NODE_CDATA:
-        append_escaped_text(m_out, node->v.text.text);
+        append_escaped(m_out, node->v.text.text, k_escape_html_text);
         break;
       case GUMBO_NODE_ELEMENT:
       case GUMBO_NODE_TEMPLATE:
@@ -495,7 +456,7 @@ private:
       return;
     }
     if (depth >= k_max_depth) {
-      append_escaped_text(m_out, collect_text(node));
+      append_escaped(m_out, collect_text(node), k_escape_html_text);
       return;
     }
     const GumboElement& element = node->v.element;
@@ -533,7 +494,7 @@ private:
       }
       has_source = has_source || name == "src";
       attributes.append(" ").append(name).append("=\"");
-      append_escaped_attribute(attributes, *value);
+      append_escaped(attributes, *value, k_escape_attribute);
       attributes += '"';
     }
     if (element.tag == GUMBO_TAG_IMG && !has_source) {
@@ -570,7 +531,7 @@ std::string text_to_html(std::string_view text) {
     if (c == '\n') {
       out += "<br>";
     } else if (c != '\r') {
-      append_escaped_text(out, std::string_view(&c, 1));
+      append_escaped(out, std::string_view(&c, 1), k_escape_html_text);
     }
   }
   return out;
