@@ -145,6 +145,11 @@ Episode finish_episode(const Draft& draft) {
   episode.image = first_url(draft, Field::image);
   collect_transcripts(draft, episode);
   episode.chapters_url = first_url(draft, Field::chapters_url);
+  episode.itunes = draft.itunes_episode;
+  episode.podcast = draft.podcast_episode;
+  if (episode.chapters_url.empty()) {
+    episode.podcast.chapters_type.clear();
+  }
   return episode;
 }
 
@@ -162,6 +167,8 @@ Show finish_show(const Draft& draft) {
   show.podcast_guid = first_text(draft, Field::podcast_guid);
   show.new_feed_url = first_url(draft, Field::new_feed_url);
   show.feed_url = first_url(draft, Field::self_url);
+  show.itunes = draft.itunes_show;
+  show.podcast = draft.podcast_show;
   return show;
 }
 

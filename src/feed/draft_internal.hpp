@@ -59,6 +59,11 @@ struct Draft {
   std::vector<std::string> transcript_types;
   std::vector<std::string> itunes_categories;
   std::vector<std::string> categories;
+  // The namespaces' further elements, read as they come (extensions_internal.hpp).
+  ItunesShow itunes_show;
+  PodcastShow podcast_show;
+  ItunesEpisode itunes_episode;
+  PodcastEpisode podcast_episode;
 
   // Record a candidate unless its value is blank or the field is full.
   void offer(Field field, int rank, std::string value, std::string base);

@@ -7,6 +7,7 @@
 
 #include "draft_internal.hpp"
 #include "encoding_internal.hpp"
+#include "extensions_internal.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "podcrawl/net/url.hpp"
 #include "recovery_internal.hpp"
@@ -78,6 +79,8 @@ using enum Vocabulary;
 // episode       itunes:episode            podcast:episode
 // explicit      itunes:explicit           googleplay:explicit
 // Elements inside media:group count one rank lower than the same elements outside.
+// The iTunes and Podcasting 2.0 elements beyond these fields (owner, type, persons, funding,
+// soundbites, ...) are read by extensions.cpp: the first usable one wins, lists keep order.
 constexpr std::array<Rule, 27> k_show_rules = {{
     {core, "title", Field::title, 0, Read::text},
     {dublin_core, "title", Field::title, 1, Read::text},
@@ -284,6 +287,8 @@ void read_episode_element(const xmlNode* node, Draft& draft, std::string_view fe
       draft.transcripts.push_back({0, attribute(node, "url"), base});
       draft.transcript_types.push_back(attribute(node, "type"));
     }
+  } else if (read_episode_extension(node, draft, base)) {
+    return;
   } else if (apply_rules(k_episode_rules, node, draft, base, in_group ? 1 : 0)) {
     std::string permalink = ascii_lower(trim(attribute(node, "isPermaLink")));
     if (node_vocabulary == core && name == "guid" && permalink != "false") {
@@ -308,7 +313,7 @@ void read_show_element(const xmlNode* node, Draft& draft, std::string_view feed_
       std::string term = attribute(node, "term");
       draft.categories.push_back(term.empty() ? text_of(node) : term);
     }
-  } else {
+  } else if (!read_show_extension(node, draft, base)) {
     apply_rules(k_show_rules, node, draft, base, 0);
   }
 }

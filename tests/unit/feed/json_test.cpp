@@ -18,8 +18,8 @@ std::set<std::string> keys_of(const nlohmann::json& object) {
 }
 
 const std::set<std::string> k_show_keys = {
-    "title",    "link",       "description",  "language",     "image",    "author",
-    "explicit", "categories", "podcast_guid", "new_feed_url", "feed_url", "episodes"};
+    "title",      "link",         "description",  "language", "image",    "author", "explicit",
+    "categories", "podcast_guid", "new_feed_url", "feed_url", "episodes", "itunes", "podcast"};
 const std::set<std::string> k_episode_keys = {"guid",
                                               "title",
                                               "published",
@@ -34,7 +34,9 @@ const std::set<std::string> k_episode_keys = {"guid",
                                               "explicit",
                                               "image",
                                               "transcripts",
-                                              "chapters_url"};
+                                              "chapters_url",
+                                              "itunes",
+                                              "podcast"};
 
 TEST(ToJson, EmitsExactlyTheSpecKeysWithNullForAbsentValues) {
   Show show;
@@ -45,6 +47,8 @@ TEST(ToJson, EmitsExactlyTheSpecKeysWithNullForAbsentValues) {
   EXPECT_TRUE(json["explicit"].is_null());
   EXPECT_TRUE(json["language"].is_null());
   EXPECT_EQ(json["categories"], nlohmann::json::array());
+  EXPECT_TRUE(json["itunes"].is_null());
+  EXPECT_TRUE(json["podcast"].is_null());
   ASSERT_EQ(json["episodes"].size(), 1u);
   const nlohmann::json& episode = json["episodes"][0];
   EXPECT_EQ(keys_of(episode), k_episode_keys);
@@ -52,6 +56,8 @@ TEST(ToJson, EmitsExactlyTheSpecKeysWithNullForAbsentValues) {
   EXPECT_TRUE(episode["enclosure_length"].is_null());
   EXPECT_TRUE(episode["season"].is_null());
   EXPECT_EQ(episode["transcripts"], nlohmann::json::array());
+  EXPECT_TRUE(episode["itunes"].is_null());
+  EXPECT_TRUE(episode["podcast"].is_null());
 }
 
 TEST(ToJson, EmitsPresentValuesWithTheirJsonTypes) {
@@ -117,7 +123,38 @@ Show full_show(const std::string& text) {
   show.podcast_guid = "917393e3-1b1e-5cef-ace4-edaa54e1f810";
   show.new_feed_url = "https://example.com/new";
   show.feed_url = "https://example.com/feed";
+  show.itunes = {text, "owner@example.com", "serial", true, false, {text, "news"}};
+  show.podcast.locked = true;
+  show.podcast.locked_owner = text;
+  show.podcast.funding = {{"https://example.com/support", text}};
+  show.podcast.persons = {{text, "host", "cast", "https://example.com/p.jpg", ""},
+                          {"Second", "", "", "", "https://example.com/p"}};
+  show.podcast.location = Location{text, "geo:30.2672,-97.7431", "R113314"};
+  show.podcast.license = License{text, "https://example.com/license"};
+  show.podcast.medium = "podcast";
+  show.podcast.images = {{"https://example.com/a.jpg", 1500}, {"https://example.com/b.jpg", {}}};
+  show.podcast.update_frequency = UpdateFrequency{text, "FREQ=WEEKLY", false, 1700000000};
+  show.podcast.trailers = {{"https://example.com/t.mp3", text, "audio/mpeg", 1700000000, 12, 2}};
   Episode episode;
+  episode.itunes = {"bonus", false, {text}};
+  episode.podcast.chapters_type = "application/json+chapters";
+  episode.podcast.persons = {{text, "guest", "", "", ""}};
+  episode.podcast.soundbites = {{73.5, 60, text}, {0, 0.25, ""}};
+  episode.podcast.location = Location{text, "", ""};
+  episode.podcast.license = License{"CC-BY-4.0", ""};
+  episode.podcast.alternate_enclosures = {
+      {"audio/opus",
+       1000,
+       64000.5,
+       {},
+       "en",
+       text,
+       "",
+       "opus",
+       true,
+       {"https://example.com/e.opus", "https://mirror.example.com/e.opus"}},
+      {"video/mp4", {}, {}, 1080, "", "", "", "", false, {"https://example.com/e.mp4"}}};
+  episode.podcast.images = {{"https://example.com/e.jpg", 3000}};
   episode.guid = text;
   episode.title = text;
   episode.published = -86400;
@@ -171,6 +208,43 @@ TEST(ToJsonText, RefusesInvalidUtf8LikeDump) {
     show.title = "bad " + std::string(invalid);
     EXPECT_THROW(to_json_text(show), nlohmann::json::type_error);
   }
+}
+
+} // namespace
+} // namespace podcrawl::feed
+
+namespace podcrawl::feed {
+namespace {
+
+TEST(NamespaceJson, ReadsBackWhatItWrites) {
+  for (const std::string& text : k_texts) {
+    SCOPED_TRACE(text);
+    const Show show = full_show(text);
+    const nlohmann::json json = to_json(show);
+    EXPECT_EQ(json["itunes"].get<ItunesShow>(), show.itunes);
+    EXPECT_EQ(json["podcast"].get<PodcastShow>(), show.podcast);
+    EXPECT_EQ(json["episodes"][0]["itunes"].get<ItunesEpisode>(), show.episodes[0].itunes);
+    EXPECT_EQ(json["episodes"][0]["podcast"].get<PodcastEpisode>(), show.episodes[0].podcast);
+  }
+}
+
+TEST(NamespaceJson, WritesOnlyThePresentFields) {
+  Show show;
+  show.itunes.type = "serial";
+  show.podcast.persons = {{"Ada", "", "", "", ""}};
+  const nlohmann::json json = to_json(show);
+  EXPECT_EQ(json["itunes"], nlohmann::json({{"type", "serial"}}));
+  EXPECT_EQ(json["podcast"], nlohmann::json({{"persons", {{{"name", "Ada"}}}}}));
+}
+
+TEST(NamespaceJson, IgnoresMembersOfTheWrongType) {
+  const auto read = nlohmann::json::parse(
+      R"({"locked": "yes", "funding": {"url": "x"}, "persons": [1, {"name": 2}, {"name": "B"}],
+          "location": [], "images": [{"url": "u", "width": "wide"}]})");
+  PodcastShow expected;
+  expected.persons = {{"", "", "", "", ""}, {"B", "", "", "", ""}};
+  expected.images = {{"u", std::nullopt}};
+  EXPECT_EQ(read.get<PodcastShow>(), expected);
 }
 
 } // namespace
