@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "podcrawl/feed/json.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
@@ -17,13 +18,14 @@ using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_
 constexpr const char* k_show_columns =
     "s.id, s.slug, f.url, s.active, extract(epoch FROM s.added_at)::bigint,"
     " extract(epoch FROM s.updated_at)::bigint, s.title, s.link, s.description, s.language,"
-    " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url";
+    " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url, s.itunes::text,"
+    " s.podcast::text";
 
 // The columns add_episode reads (after show_id), current episodes only, newest first.
 constexpr const char* k_episode_query =
     "SELECT show_id, slug, guid, title, extract(epoch FROM published)::bigint, enclosure_url,"
     " enclosure_type, enclosure_length, duration_seconds, link, description, season, episode,"
-    " explicit, image, transcripts::text, chapters_url"
+    " explicit, image, transcripts::text, chapters_url, itunes::text, podcast::text"
     " FROM episodes"
     " WHERE removed_at IS NULL AND ($1::bigint IS NULL OR show_id = $1::bigint)"
     " ORDER BY show_id, published DESC NULLS LAST, position";
@@ -32,6 +34,18 @@ constexpr const char* k_category_query =
     "SELECT sc.show_id, c.name FROM show_categories sc JOIN categories c ON c.id = sc.category_id"
     " WHERE $1::bigint IS NULL OR sc.show_id = $1::bigint"
     " ORDER BY sc.show_id, sc.position";
+
+// A namespace column as to_json wrote it; NULL or unreadable JSON leaves the fields empty.
+template <typename Fields>
+void read_namespace(const pqxx::field& field, Fields& fields) {
+  if (field.is_null()) {
+    return;
+  }
+  const auto parsed = nlohmann::json::parse(field.c_str(), nullptr, false);
+  if (parsed.is_object()) {
+    fields = parsed.get<Fields>();
+  }
+}
 
 StoredShow show_from_row(const pqxx::row& row) {
   StoredShow stored;
@@ -51,6 +65,8 @@ StoredShow show_from_row(const pqxx::row& row) {
   show.podcast_guid = row[13].as<std::string>();
   show.new_feed_url = row[14].as<std::string>();
   show.feed_url = stored.feed_url;
+  read_namespace(row[15], show.itunes);
+  read_namespace(row[16], show.podcast);
   return stored;
 }
 
@@ -93,6 +109,8 @@ void add_episode(const pqxx::row& row, StoredShow& stored) {
   episode.image = row[14].as<std::string>();
   episode.transcripts = transcripts_from_json(row[15].as<std::string>());
   episode.chapters_url = row[16].as<std::string>();
+  read_namespace(row[17], episode.itunes);
+  read_namespace(row[18], episode.podcast);
   stored.show.episodes.push_back(std::move(episode));
   stored.episode_slugs.push_back(row[1].as<std::string>());
 }

@@ -10,6 +10,7 @@
 
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/hash.hpp"
+#include "podcrawl/feed/json.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/store/identity.hpp"
@@ -105,7 +106,18 @@ struct ShowValues {
   std::string title, link, description, language, image, author;
   std::optional<bool> explicit_content;
   std::string podcast_guid, new_feed_url, identity_guid;
+  std::optional<std::string> itunes, podcast; // jsonb text, nullopt when the feed has none
 };
+
+// A namespace object as stored: its JSON text, nullopt when it holds nothing.
+template <typename Fields>
+std::optional<std::string> namespace_json(const Fields& fields) {
+  const nlohmann::json json = fields;
+  if (json.is_null()) {
+    return std::nullopt;
+  }
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
   return {storable_text(show.title),
@@ -117,7 +129,9 @@ ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
           show.explicit_content,
           storable_text(show.podcast_guid),
           storable_text(show.new_feed_url),
-          storable_text(show_identity(show.podcast_guid, feed_url))};
+          storable_text(show_identity(show.podcast_guid, feed_url)),
+          namespace_json(show.itunes),
+          namespace_json(show.podcast)};
 }
 
 // The feed's categories as a JSON array: bounded, deduplicated, in order.
@@ -221,13 +235,15 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
   static const std::string k_sql =
       "WITH changed AS ("
       "  UPDATE shows SET (title, link, description, language, image, author, explicit,"
-      "   podcast_guid, new_feed_url, identity_guid, active, feed_id, updated_at) ="
+      "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
+      "   updated_at) ="
       "   ($2, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12::boolean, $13::bigint,"
-      "    to_timestamp($14::bigint))"
+      "    $16::jsonb, $17::jsonb, to_timestamp($14::bigint))"
       "  WHERE id = $1 AND (title, link, description, language, image, author, explicit,"
-      "   podcast_guid, new_feed_url, identity_guid, active, feed_id) IS DISTINCT FROM"
+      "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast)"
+      "   IS DISTINCT FROM"
       "   ($2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text,"
-      "    $10::text, $11::text, $12::boolean, $13::bigint)"
+      "    $10::text, $11::text, $12::boolean, $13::bigint, $16::jsonb, $17::jsonb)"
       "  RETURNING id)," +
       category_ctes("$1::bigint", "$15") +
       " SELECT (SELECT slug FROM shows WHERE id = $1),"
@@ -238,7 +254,7 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
   const auto row =
       txn.exec_params1(k_sql, show_id, v.title, v.link, v.description, v.language, v.image,
                        v.author, v.explicit_content, v.podcast_guid, v.new_feed_url,
-                       v.identity_guid, active, feed_id, now, categories);
+                       v.identity_guid, active, feed_id, now, categories, v.itunes, v.podcast);
   if (row[0].is_null()) {
     throw core::EnvironmentError("show " + std::to_string(show_id) + " vanished while saving");
   }
@@ -263,15 +279,17 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
     // leaves nothing inserted and the next round looks again.
     const auto inserted = txn.exec_params(
         "INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
-        " explicit, podcast_guid, new_feed_url, identity_guid, active, added_at, updated_at)"
+        " explicit, podcast_guid, new_feed_url, identity_guid, active, itunes, podcast,"
+        " added_at, updated_at)"
         " SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
-        "  to_timestamp($14::bigint), to_timestamp($14::bigint)"
+        "  $15::jsonb, $16::jsonb, to_timestamp($14::bigint), to_timestamp($14::bigint)"
         " FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY AS c(slug, ordinality)"
         " WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)"
         " ORDER BY c.ordinality LIMIT 1"
         " ON CONFLICT (slug) DO NOTHING RETURNING id, slug",
         feed_id, candidates.dump(), v.title, v.link, v.description, v.language, v.image, v.author,
-        v.explicit_content, v.podcast_guid, v.new_feed_url, v.identity_guid, active, now);
+        v.explicit_content, v.podcast_guid, v.new_feed_url, v.identity_guid, active, now, v.itunes,
+        v.podcast);
     if (!inserted.empty()) {
       slug = inserted[0][1].as<std::string>();
       return inserted[0][0].as<std::int64_t>();
@@ -336,6 +354,8 @@ nlohmann::json episode_json(const feed::Episode& episode, std::optional<std::int
       {"image", storable_text(episode.image)},
       {"transcripts", std::move(transcripts)},
       {"chapters_url", storable_text(episode.chapters_url)},
+      {"itunes", episode.itunes},
+      {"podcast", episode.podcast},
       {"position", position},
   };
 }
@@ -377,7 +397,7 @@ EpisodeBatch episode_batch(StoredEpisodes stored, const feed::Show& show) {
 }
 
 // The episode columns compared to decide whether a stored episode changed.
-constexpr std::array<std::string_view, 15> k_episode_columns = {"guid",
+constexpr std::array<std::string_view, 17> k_episode_columns = {"guid",
                                                                 "title",
                                                                 "published",
                                                                 "enclosure_url",
@@ -391,7 +411,9 @@ constexpr std::array<std::string_view, 15> k_episode_columns = {"guid",
                                                                 "explicit",
                                                                 "image",
                                                                 "transcripts",
-                                                                "chapters_url"};
+                                                                "chapters_url",
+                                                                "itunes",
+                                                                "podcast"};
 
 // "prefix.guid, prefix.title, ..." (no prefix: the bare names).
 std::string episode_columns(std::string_view prefix = "") {
@@ -408,7 +430,8 @@ std::string episode_columns(std::string_view prefix = "") {
 const std::string k_batch_values =
     "r.guid, r.title, to_timestamp(r.published), r.enclosure_url, r.enclosure_type,"
     " r.enclosure_length, r.duration_seconds, r.link, r.description, r.season, r.episode,"
-    " r.explicit, r.image, coalesce(r.transcripts, '[]'), r.chapters_url";
+    " r.explicit, r.image, coalesce(r.transcripts, '[]'), r.chapters_url,"
+    " r.itunes, r.podcast";
 
 // One statement: update the matched episodes that differ (or come back), insert the new ones,
 // mark those no longer in the feed as removed, touch the show's updated_at when any of that
@@ -422,7 +445,7 @@ void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       "   guid text, title text, published bigint, enclosure_url text, enclosure_type text,"
       "   enclosure_length bigint, duration_seconds bigint, link text, description text,"
       "   season integer, episode integer, explicit boolean, image text, transcripts jsonb,"
-      "   chapters_url text, position integer)),"
+      "   chapters_url text, itunes jsonb, podcast jsonb, position integer)),"
       " cfg AS (SELECT search_config FROM shows WHERE id = $1),"
       " changed AS ("
       "  UPDATE episodes e SET (" +

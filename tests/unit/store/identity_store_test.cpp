@@ -35,12 +35,17 @@ feed::Episode no_guid(const std::string& title, const std::string& enclosure,
 // Ten weekly episodes as the old host published them.
 feed::Show old_host_show() {
   feed::Show s = show("Migrating Show");
+  s.itunes.type = "episodic";
+  s.podcast.locked = false;
+  s.podcast.funding = {{"https://oldhost.example/support", "Support"}};
   for (int n = 10; n >= 1; --n) {
     feed::Episode e = episode("old-host-guid-" + std::to_string(n), "Episode " + std::to_string(n),
                               k_now - (10 - n) * 7 * k_day);
     e.enclosure_url =
         "https://media.oldhost.example/shows/1234/episode-" + std::to_string(n) + ".mp3";
     e.duration_seconds = 1800 + n;
+    e.itunes.episode_type = "full";
+    e.podcast.persons = {{"Guest " + std::to_string(n), "guest", "", "", ""}};
     s.episodes.push_back(e);
   }
   return s;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <pqxx/pqxx>
+
 #include <map>
 #include <set>
 #include <string>
@@ -39,6 +41,61 @@ std::string bytes(const char (&text)[N]) {
 }
 
 using SaveTest = StoreTest;
+
+TEST_F(SaveTest, NamespaceFieldsRoundTripAndReadAsTables) {
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = three_episode_show("Namespaced");
+  s.itunes = {"Owner", "owner@a.example", "serial", false, true, {"tech"}};
+  s.podcast.locked = true;
+  s.podcast.locked_owner = "owner@a.example";
+  s.podcast.funding = {{"https://a.example/give", "Give"}, {"https://b.example/tip", ""}};
+  s.podcast.persons = {{"Ada", "", "", "", ""}};
+  s.podcast.update_frequency = feed::UpdateFrequency{"Weekly", "FREQ=WEEKLY", false, k_now};
+  feed::Episode& first = s.episodes[0];
+  first.itunes.episode_type = "trailer";
+  first.podcast.persons = {{"Grace", "guest", "guests", "", "https://g.example/"}};
+  first.podcast.soundbites = {{12.5, 30, "Bite"}};
+  first.podcast.chapters_type = "application/json+chapters";
+  first.chapters_url = "https://a.example/c.json";
+  first.transcripts = {{"https://a.example/t.vtt", "text/vtt"}, {"https://a.example/t.srt", ""}};
+  db().record_success(id, k_meta, s, k_now, k_next);
+
+  const auto stored = db().load_show("https://a.example/feed");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->show.itunes, s.itunes);
+  EXPECT_EQ(stored->show.podcast, s.podcast);
+  ASSERT_EQ(stored->show.episodes.size(), 3u);
+  EXPECT_EQ(stored->show.episodes[0].itunes, first.itunes);
+  EXPECT_EQ(stored->show.episodes[0].podcast, first.podcast);
+  EXPECT_EQ(stored->show.episodes[1].podcast, feed::PodcastEpisode{});
+
+  pqxx::connection connection(url());
+  pqxx::read_transaction txn(connection);
+  const auto rows = [&txn](const char* query) {
+    std::vector<std::string> out;
+    for (const auto& row : txn.exec(query)) {
+      std::string line;
+      for (const auto& field : row) {
+        line += (line.empty() ? "" : "|") + std::string(field.is_null() ? "NULL" : field.c_str());
+      }
+      out.push_back(line);
+    }
+    return out;
+  };
+  EXPECT_EQ(rows("SELECT locked FROM shows"), std::vector<std::string>{"t"});
+  EXPECT_EQ(rows("SELECT episode_id IS NULL, position, name, role, \"group\", href FROM persons"
+                 " ORDER BY episode_id NULLS FIRST, position"),
+            (std::vector<std::string>{"t|0|Ada|host|cast|NULL",
+                                      "f|0|Grace|guest|guests|https://g.example/"}));
+  EXPECT_EQ(
+      rows("SELECT position, url, text FROM funding ORDER BY position"),
+      (std::vector<std::string>{"0|https://a.example/give|Give", "1|https://b.example/tip|NULL"}));
+  EXPECT_EQ(rows("SELECT position, url, type FROM transcripts ORDER BY position"),
+            (std::vector<std::string>{"0|https://a.example/t.vtt|text/vtt",
+                                      "1|https://a.example/t.srt|NULL"}));
+  EXPECT_EQ(rows("SELECT url, type FROM chapters"),
+            std::vector<std::string>{"https://a.example/c.json|application/json+chapters"});
+}
 
 TEST_F(SaveTest, FirstSaveStoresEverythingAndASecondFindsNothingNew) {
   const auto id = listed_feed("https://a.example/feed");
