@@ -14,7 +14,7 @@ constexpr const char* k_interface_keys[] = {
     "listen",         "download_audio", "audio_fallback",    "website",      "episode_page",
     "rss_feed",       "explicit",       "no_podcasts",       "footer",       "latest_episodes",
     "pages",          "previous_page",  "next_page",         "opml",         "not_found_title",
-    "not_found_text", "back_home",      "content_languages",
+    "not_found_text", "back_home",      "content_languages", "transcript",   "chapters",
 };
 
 Data interface_strings(const l10n::Localizer& localizer) {

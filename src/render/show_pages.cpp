@@ -58,6 +58,64 @@ void set_link(Data& data, const std::string& name, std::string_view url) {
   data.set(name, safe);
 }
 
+// "Season 2 · Episode 7", either part alone, or nothing.
+std::string numbering(const l10n::Localizer& localizer, const feed::Episode& episode) {
+  std::string text;
+  if (episode.season) {
+    text = localizer.count("season_number", *episode.season);
+  }
+  if (episode.episode) {
+    text += (text.empty() ? "" : " · ") + localizer.count("episode_number", *episode.episode);
+  }
+  return text;
+}
+
+// A short name for a transcript's media type: "VTT" for text/vtt, "SRT" for
+// application/x-subrip; empty when the feed gave no type.
+std::string transcript_format(std::string_view type) {
+  const std::size_t slash = type.find('/');
+  if (slash == std::string_view::npos) {
+    return {};
+  }
+  std::string_view subtype = type.substr(slash + 1);
+  if (subtype.starts_with("x-")) {
+    subtype.remove_prefix(2);
+  }
+  if (subtype == "subrip") {
+    return "SRT";
+  }
+  if (subtype == "plain") {
+    return "TXT";
+  }
+  std::string name;
+  for (const char c : subtype.substr(0, subtype.find_first_of("+;"))) {
+    name += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  }
+  return name;
+}
+
+// The episode's transcripts and chapters as links; sets has_resources when there is any.
+void set_resources(Data& data, const feed::Episode& episode) {
+  Data transcripts{Data::type::list};
+  bool any = false;
+  for (const auto& transcript : episode.transcripts) {
+    const std::string href = http_url_or_empty(transcript.url);
+    if (href.empty()) {
+      continue;
+    }
+    const std::string format = transcript_format(transcript.type);
+    Data item;
+    item.set("href", href);
+    item.set("has_format", !format.empty());
+    item.set("format", format);
+    transcripts.push_back(item);
+    any = true;
+  }
+  data.set("transcripts", transcripts);
+  set_link(data, "chapters", episode.chapters_url);
+  data.set("has_resources", any || !http_url_or_empty(episode.chapters_url).empty());
+}
+
 Data category_links(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
                     std::string_view from_path) {
   Data list{Data::type::list};
@@ -224,6 +282,10 @@ Data episode_page(const Site& site, const l10n::Localizer& localizer, std::size_
   set_link(data, "audio_url", episode.enclosure_url);
   set_link(data, "episode_link", episode.link);
   data.set("explicit", episode.explicit_content.value_or(false));
+  const std::string numbers = numbering(localizer, episode);
+  data.set("has_numbering", !numbers.empty());
+  data.set("numbering", numbers);
+  set_resources(data, episode);
   data.set("episode_description", episode.description);
   return data;
 }

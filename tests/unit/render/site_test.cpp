@@ -58,6 +58,13 @@ store::StoredShow hello_world_tech() {
     stored.show.episodes.push_back(make_episode(83 - i, k_now - 35 * k_day - i * 17 * k_day));
     stored.episode_slugs.push_back("episode-" + std::to_string(83 - i));
   }
+  feed::Episode& newest = stored.show.episodes.front();
+  newest.season = 2;
+  newest.episode = 83;
+  newest.transcripts = {{"https://cdn.example/e83.vtt", "text/vtt"},
+                        {"https://cdn.example/e83.srt", "application/x-subrip"},
+                        {"https://cdn.example/e83.txt", ""}};
+  newest.chapters_url = "https://cdn.example/e83.json";
   return stored;
 }
 
@@ -71,6 +78,8 @@ store::StoredShow hostile_show() {
   feed::Episode episode = make_episode(1, k_now - 2 * 3600);
   episode.enclosure_url = "javascript:alert(2)";
   episode.link = "javascript:alert(3)";
+  episode.transcripts = {{"javascript:alert(4)", "text/html"}};
+  episode.chapters_url = "javascript:alert(5)";
   stored.show.episodes.push_back(episode);
   stored.episode_slugs.push_back("first");
   return stored;
@@ -226,6 +235,30 @@ TEST_F(RenderedSite, EpisodePageEmbedsTheSanitizedDescriptionAndAudio) {
             std::string::npos);
   EXPECT_NE(html.find("href=\"../\"><bdi lang=\"en\">Hello World Tech</bdi></a>"),
             std::string::npos);
+}
+
+TEST_F(RenderedSite, EpisodePageNumbersTheEpisodeAndLinksTranscriptsAndChapters) {
+  const std::string english = page("en/podcasts/hello-world-tech/episode-83/index.html");
+  EXPECT_NE(english.find("<p class=\"meta\">Season 2 · Episode 83</p>"), std::string::npos);
+  EXPECT_NE(english.find("<li><a href=\"https://cdn.example/e83.vtt\" rel=\"nofollow ugc "
+                         "noopener\">Transcript <bdi dir=\"ltr\">(VTT)</bdi></a></li>"),
+            std::string::npos);
+  EXPECT_NE(english.find("href=\"https://cdn.example/e83.srt\" rel=\"nofollow ugc "
+                         "noopener\">Transcript <bdi dir=\"ltr\">(SRT)</bdi>"),
+            std::string::npos);
+  EXPECT_NE(english.find("href=\"https://cdn.example/e83.txt\" rel=\"nofollow ugc "
+                         "noopener\">Transcript</a>"),
+            std::string::npos);
+  EXPECT_NE(english.find("<li><a href=\"https://cdn.example/e83.json\" rel=\"nofollow ugc "
+                         "noopener\">Chapters</a></li>"),
+            std::string::npos);
+  const std::string arabic = page("ar/podcasts/hello-world-tech/episode-83/index.html");
+  EXPECT_NE(arabic.find("<p class=\"meta\">الموسم 2 · الحلقة 83</p>"), std::string::npos);
+  EXPECT_NE(arabic.find(">الفصول</a>"), std::string::npos);
+  // An episode without numbers or resources shows neither.
+  const std::string older = page("en/podcasts/hello-world-tech/episode-82/index.html");
+  EXPECT_EQ(older.find("Season"), std::string::npos);
+  EXPECT_EQ(older.find("class=\"resources\""), std::string::npos);
 }
 
 TEST_F(RenderedSite, EscapesFeedTextAndDropsScriptUrls) {
