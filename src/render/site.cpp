@@ -1,7 +1,11 @@
 #include "podcrawl/render/site.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -188,6 +192,47 @@ void write_locale(PageWriter& writer, internal::Templates& templates, const inte
   }
 }
 
+// Write every locale's pages, locales spread over one thread per core; each thread has its own
+// templates (a template is not safe to render from two threads) and pages of different locales
+// never share a file. Returns the number of pages; the first error of any thread is thrown.
+std::int64_t write_locales(const RenderOptions& options, const internal::Site& site) {
+  const std::size_t workers =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, site.localizers.size());
+  std::atomic<std::size_t> next{0};
+  std::vector<std::int64_t> pages(workers, 0);
+  std::vector<std::exception_ptr> errors(workers);
+  const auto work = [&](std::size_t worker) {
+    try {
+      internal::Templates templates = internal::load_templates(options.templates_dir);
+      PageWriter writer(templates, options.out_dir);
+      for (std::size_t i = next++; i < site.localizers.size(); i = next++) {
+        write_locale(writer, templates, site, site.localizers[i]);
+      }
+      pages[worker] = writer.pages();
+    } catch (...) {
+      errors[worker] = std::current_exception();
+      next = site.localizers.size();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t worker = 1; worker < workers; ++worker) {
+      threads.emplace_back(work, worker);
+    }
+    work(0);
+  }
+  for (const auto& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
+  std::int64_t total = 0;
+  for (const std::int64_t count : pages) {
+    total += count;
+  }
+  return total;
+}
+
 } // namespace
 
 RenderSummary render_site(const std::vector<store::StoredShow>& shows,
@@ -199,9 +244,7 @@ RenderSummary render_site(const std::vector<store::StoredShow>& shows,
   const internal::Site site{plan, localizers, site_url, url_path(site_url), options.now};
   PageWriter writer(templates, options.out_dir);
   writer.write(templates.root, internal::root_page(site), "");
-  for (const auto& localizer : localizers) {
-    write_locale(writer, templates, site, localizer);
-  }
+  const std::int64_t locale_pages = write_locales(options, site);
   for (const auto& file : internal::sitemap_files(site)) {
     internal::write_file_atomically(options.out_dir / file.name, file.content);
   }
@@ -211,7 +254,7 @@ RenderSummary render_site(const std::vector<store::StoredShow>& shows,
     }
   }
   RenderSummary summary;
-  summary.pages = writer.pages();
+  summary.pages = writer.pages() + locale_pages;
   summary.skipped_shows = plan.skipped_shows;
   summary.skipped_episodes = plan.skipped_episodes;
   return summary;
