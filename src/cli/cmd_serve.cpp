@@ -70,6 +70,10 @@ void serve(const std::string& dir, const std::string& bind, int port) {
   }
   server.set_file_extension_and_mimetype_mapping("html", "text/html; charset=utf-8");
   server.set_file_extension_and_mimetype_mapping("xml", "application/xml; charset=utf-8");
+  // The pages carry their own Content-Security-Policy; a header can also forbid framing them,
+  // and no response is to be sniffed into another type.
+  server.set_default_headers({{"Content-Security-Policy", "frame-ancestors 'none'"},
+                              {"X-Content-Type-Options", "nosniff"}});
   server.set_pre_routing_handler(
       [locales](const httplib::Request& request, httplib::Response& response) {
         if (request.path != "/" || !request.has_header("Accept-Language")) {

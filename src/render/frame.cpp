@@ -130,6 +130,8 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
   data.set("languages", language_links(site, localizer, path));
   data.set("t", interface_strings(localizer));
   data.set("has_description", false);
+  data.set("stylesheet_href", relative_link(path, "") + "../" + std::string(k_stylesheet_file));
+  data.set("content_security_policy", std::string(k_content_security_policy));
   return data;
 }
 
@@ -154,6 +156,7 @@ Data not_found_page(const Site& site, const l10n::Localizer& localizer) {
   data.set("alternates", Data{Data::type::list});
   data.set("home_href", site_root + localizer.tag() + "/");
   data.set("languages", language_links(site, localizer, "", site_root));
+  data.set("stylesheet_href", site_root + std::string(k_stylesheet_file));
   return data;
 }
 
@@ -168,9 +171,11 @@ Data root_page(const Site& site) {
   Data data = page_frame(site, first, "", first.text("site_name"));
   data.set("canonical", default_url(site, ""));
   data.set("home_href", "./");
+  data.set("stylesheet_href", std::string(k_stylesheet_file));
+  data.set("content_security_policy",
+           std::string(k_content_security_policy) + "; script-src 'self'");
   data.set("has_languages", false);
   Data locales{Data::type::list};
-  std::string tags_json = "[";
   for (const auto& localizer : site.localizers) {
     Data locale;
     locale.set("href", localizer.tag() + "/");
@@ -179,11 +184,8 @@ Data root_page(const Site& site) {
     locale.set("name", localizer.native_name());
     locale.set("prompt", localizer.text("choose_language"));
     locales.push_back(locale);
-    // Tags are letters, digits and '-' (checked when the catalog loads): safe in a script.
-    tags_json += (tags_json.size() > 1 ? ",\"" : "\"") + localizer.tag() + "\"";
   }
   data.set("locales", locales);
-  data.set("tags_json", tags_json + "]");
   return data;
 }
 

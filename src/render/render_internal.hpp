@@ -46,6 +46,18 @@ struct SitePlan {
 SitePlan plan_site(const std::vector<store::StoredShow>& shows);
 
 // The page templates, read once. Partials are kept as text for kainjow to expand.
+// The site's stylesheet and the language chooser's script: copied from the templates folder to
+// the site's root.
+constexpr std::string_view k_stylesheet_file = "site.css";
+constexpr std::string_view k_locale_script_file = "choose-locale.js";
+
+// Every page's Content-Security-Policy (a meta element, so it holds wherever the site is hosted):
+// the site's stylesheet, images and media from the web, and nothing else: no script, no inline
+// style, no plugin, no form target, no base URL. The language chooser adds script-src 'self'.
+constexpr std::string_view k_content_security_policy =
+    "default-src 'none'; style-src 'self'; img-src http: https:; media-src http: https:;"
+    " base-uri 'none'; form-action 'none'";
+
 struct Templates {
   std::string head;
   std::string foot;
@@ -56,6 +68,8 @@ struct Templates {
   Template show{""};
   Template episode{""};
   Template not_found{""};
+  std::string stylesheet;
+  std::string locale_script;
 };
 
 // Read templates/*.mustache. Throws core::EnvironmentError when one is missing or malformed.

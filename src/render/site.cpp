@@ -18,8 +18,7 @@ namespace internal {
 
 namespace {
 
-std::string read_template(const std::filesystem::path& dir, std::string_view name) {
-  const auto file = dir / (std::string(name) + ".mustache");
+std::string read_asset(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     throw core::EnvironmentError("cannot read template " + file.string());
@@ -27,6 +26,10 @@ std::string read_template(const std::filesystem::path& dir, std::string_view nam
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+std::string read_template(const std::filesystem::path& dir, std::string_view name) {
+  return read_asset(dir / (std::string(name) + ".mustache"));
 }
 
 void compile_template(Template& target, const std::filesystem::path& dir, std::string_view name) {
@@ -50,6 +53,8 @@ Templates load_templates(const std::filesystem::path& dir) {
   compile_template(templates.show, dir, "show");
   compile_template(templates.episode, dir, "episode");
   compile_template(templates.not_found, dir, "not_found");
+  templates.stylesheet = read_asset(dir / k_stylesheet_file);
+  templates.locale_script = read_asset(dir / k_locale_script_file);
   return templates;
 }
 
@@ -243,6 +248,10 @@ RenderSummary render_site(const std::vector<store::StoredShow>& shows,
   const std::string site_url = normalized_site_url(options.site_url);
   const internal::Site site{plan, localizers, site_url, url_path(site_url), options.now};
   PageWriter writer(templates, options.out_dir);
+  internal::write_file_atomically(options.out_dir / internal::k_stylesheet_file,
+                                  templates.stylesheet);
+  internal::write_file_atomically(options.out_dir / internal::k_locale_script_file,
+                                  templates.locale_script);
   writer.write(templates.root, internal::root_page(site), "");
   const std::int64_t locale_pages = write_locales(options, site);
   for (const auto& file : internal::sitemap_files(site)) {

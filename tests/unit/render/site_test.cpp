@@ -261,6 +261,43 @@ TEST_F(RenderedSite, EpisodePageNumbersTheEpisodeAndLinksTranscriptsAndChapters)
   EXPECT_EQ(older.find("class=\"resources\""), std::string::npos);
 }
 
+// Nothing a page holds can run: the policy allows no script (the language chooser's own file
+// aside) and no inline style, and the pages need neither.
+TEST_F(RenderedSite, EveryPageCarriesAStrictContentSecurityPolicy) {
+  const std::string policy =
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &apos;none&apos;; "
+      "style-src &apos;self&apos;; img-src http: https:; media-src http: https:; base-uri "
+      "&apos;none&apos;; form-action &apos;none&apos;";
+  int pages = 0;
+  for (const auto& [name, content] : read_tree(m_dir.path())) {
+    if (!name.ends_with(".html")) {
+      continue;
+    }
+    SCOPED_TRACE(name);
+    ++pages;
+    const std::size_t at = content.find(policy);
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_LT(at, content.find("<title>"));
+    EXPECT_EQ(content.find("<style"), std::string::npos);
+    EXPECT_EQ(content.find(" style="), std::string::npos);
+    const bool chooser = name == "index.html";
+    EXPECT_EQ(content.find("script-src"), chooser ? at + policy.size() + 2 : std::string::npos);
+    for (std::size_t script = content.find("<script"); script != std::string::npos;
+         script = content.find("<script", script + 1)) {
+      const std::string tag = content.substr(script, content.find('>', script) - script + 1);
+      EXPECT_TRUE(tag == "<script type=\"application/ld+json\">" ||
+                  (chooser && tag == "<script src=\"choose-locale.js\">"))
+          << tag;
+    }
+  }
+  EXPECT_GT(pages, 100);
+  EXPECT_EQ(page("site.css"), testing::read_file(k_source_dir / "templates" / "site.css"));
+  EXPECT_NE(page("choose-locale.js").find("location.replace"), std::string::npos);
+  EXPECT_NE(page("en/podcasts/hello-world-tech/index.html")
+                .find("<link rel=\"stylesheet\" href=\"../../../site.css\">"),
+            std::string::npos);
+}
+
 TEST_F(RenderedSite, EscapesFeedTextAndDropsScriptUrls) {
   for (const auto& [name, content] : read_tree(m_dir.path())) {
     EXPECT_EQ(content.find("<script>alert"), std::string::npos) << name;
