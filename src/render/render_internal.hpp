@@ -177,8 +177,31 @@ std::string iso_duration(std::int64_t seconds);
 std::optional<std::int64_t> plausible_time(std::optional<std::int64_t> t);
 std::string escape_xml(std::string_view text);
 
-// Write content to file through a temporary name in the same folder and a rename. Throws
-// core::EnvironmentError when writing fails.
+// True when `file` already holds exactly `content`.
+bool holds(const std::filesystem::path& file, std::string_view content);
+
+// Write content to file through a temporary name in the same folder and a rename, unless the
+// file already holds it. Throws core::EnvironmentError (with the system's reason, e.g. "No space
+// left on device") when writing fails.
 void write_file_atomically(const std::filesystem::path& file, std::string_view content);
+
+// The folder a render writes into: a copy of the site at out_dir (hard links to its files) in
+// out_dir's parent, swapped in by publish() in one rename. Until then, and if the render fails,
+// the site at out_dir is untouched; the copy (after publish, the previous site) is removed on
+// destruction, and copies that killed renders left behind are removed on construction.
+class StagedSite {
+public:
+  explicit StagedSite(const std::filesystem::path& out_dir);
+  ~StagedSite();
+  StagedSite(const StagedSite&) = delete;
+  StagedSite& operator=(const StagedSite&) = delete;
+
+  const std::filesystem::path& dir() const { return m_copy; }
+  void publish();
+
+private:
+  std::filesystem::path m_site;
+  std::filesystem::path m_copy;
+};
 
 } // namespace podcrawl::render::internal

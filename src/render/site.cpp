@@ -70,32 +70,6 @@ bool holds(const std::filesystem::path& file, std::string_view content) {
   return in && existing == content;
 }
 
-void write_file_atomically(const std::filesystem::path& file, std::string_view content) {
-  // An unchanged page keeps its file (and its modification time): cron can render after every
-  // crawl, and rsync or a CDN sees only what changed.
-  if (holds(file, content)) {
-    return;
-  }
-  std::error_code error;
-  std::filesystem::create_directories(file.parent_path(), error);
-  const auto temporary = file.parent_path() / ("." + file.filename().string() + ".tmp-" +
-                                               std::to_string(static_cast<long>(::getpid())));
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temporary, error);
-      throw core::EnvironmentError("cannot write " + temporary.string());
-    }
-  }
-  std::filesystem::rename(temporary, file, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    throw core::EnvironmentError("cannot write " + file.string() + ": " + error.message());
-  }
-}
-
 } // namespace internal
 
 namespace {
@@ -200,7 +174,8 @@ void write_locale(PageWriter& writer, internal::Templates& templates, const inte
 // Write every locale's pages, locales spread over one thread per core; each thread has its own
 // templates (a template is not safe to render from two threads) and pages of different locales
 // never share a file. Returns the number of pages; the first error of any thread is thrown.
-std::int64_t write_locales(const RenderOptions& options, const internal::Site& site) {
+std::int64_t write_locales(const RenderOptions& options, const internal::Site& site,
+                           const std::filesystem::path& out_dir) {
   const std::size_t workers =
       std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, site.localizers.size());
   std::atomic<std::size_t> next{0};
@@ -209,7 +184,7 @@ std::int64_t write_locales(const RenderOptions& options, const internal::Site& s
   const auto work = [&](std::size_t worker) {
     try {
       internal::Templates templates = internal::load_templates(options.templates_dir);
-      PageWriter writer(templates, options.out_dir);
+      PageWriter writer(templates, out_dir);
       for (std::size_t i = next++; i < site.localizers.size(); i = next++) {
         write_locale(writer, templates, site, site.localizers[i]);
       }
@@ -247,21 +222,23 @@ RenderSummary render_site(const std::vector<store::StoredShow>& shows,
   const internal::SitePlan plan = internal::plan_site(shows);
   const std::string site_url = normalized_site_url(options.site_url);
   const internal::Site site{plan, localizers, site_url, url_path(site_url), options.now};
-  PageWriter writer(templates, options.out_dir);
-  internal::write_file_atomically(options.out_dir / internal::k_stylesheet_file,
-                                  templates.stylesheet);
-  internal::write_file_atomically(options.out_dir / internal::k_locale_script_file,
+  internal::StagedSite staged(options.out_dir);
+  const std::filesystem::path& out_dir = staged.dir();
+  PageWriter writer(templates, out_dir);
+  internal::write_file_atomically(out_dir / internal::k_stylesheet_file, templates.stylesheet);
+  internal::write_file_atomically(out_dir / internal::k_locale_script_file,
                                   templates.locale_script);
   writer.write(templates.root, internal::root_page(site), "");
-  const std::int64_t locale_pages = write_locales(options, site);
+  const std::int64_t locale_pages = write_locales(options, site, out_dir);
   for (const auto& file : internal::sitemap_files(site)) {
-    internal::write_file_atomically(options.out_dir / file.name, file.content);
+    internal::write_file_atomically(out_dir / file.name, file.content);
   }
   for (const auto& show : plan.shows) {
     if (const std::string opml = internal::show_opml(show); !opml.empty()) {
-      internal::write_file_atomically(options.out_dir / internal::opml_path(show), opml);
+      internal::write_file_atomically(out_dir / internal::opml_path(show), opml);
     }
   }
+  staged.publish();
   RenderSummary summary;
   summary.pages = writer.pages() + locale_pages;
   summary.skipped_shows = plan.skipped_shows;

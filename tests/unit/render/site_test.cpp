@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <csignal>
+
 #include <chrono>
 
 #include <map>
@@ -542,6 +546,66 @@ TEST(RenderSite, RewritesOnlyThePagesWhoseContentChanged) {
   fs::last_write_time(show_page, long_ago);
   render_site({changed}, options);
   EXPECT_EQ(fs::last_write_time(show_page), long_ago);
+}
+
+// Every file of the site with its content and modification time.
+std::map<std::string, std::pair<std::string, fs::file_time_type>> snapshot(const fs::path& dir) {
+  std::map<std::string, std::pair<std::string, fs::file_time_type>> files;
+  for (const auto& [name, content] : read_tree(dir)) {
+    files[name] = {content, fs::last_write_time(dir / name)};
+  }
+  return files;
+}
+
+// Files may grow to `bytes` at most while it lives; writing past that fails with EFBIG (the
+// signal that would kill the process is ignored), as a full disk fails with ENOSPC.
+class FileSizeLimit {
+public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &m_saved);
+    m_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limited = m_saved;
+    limited.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &limited);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &m_saved);
+    std::signal(SIGXFSZ, m_handler);
+  }
+
+private:
+  rlimit m_saved{};
+  void (*m_handler)(int) = nullptr;
+};
+
+TEST(RenderSite, AFailedRenderLeavesThePreviousSiteAsItWas) {
+  const testing::TempDir dir;
+  const auto options = options_for(dir.path());
+  render_site({hello_world_tech()}, options);
+  const auto before = snapshot(dir.path());
+  store::StoredShow changed = hello_world_tech();
+  changed.show.title = "Hello World Tech, renamed";
+  {
+    const FileSizeLimit full(4096);
+    try {
+      render_site({changed, arabic_show()}, options);
+      ADD_FAILURE() << "the render did not fail";
+    } catch (const core::EnvironmentError& error) {
+      EXPECT_NE(std::string(error.what()).find("cannot write"), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("File too large"), std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_EQ(snapshot(dir.path()), before);
+  for (const auto& entry : fs::directory_iterator(dir.path().parent_path())) {
+    EXPECT_FALSE(entry.path().filename().string().starts_with("." + dir.path().filename().string() +
+                                                              ".render-"))
+        << entry.path();
+  }
+  render_site({changed, arabic_show()}, options);
+  EXPECT_NE(testing::read_file(dir.path() / "en" / "podcasts" / "hello-world-tech" / "index.html")
+                .find("renamed"),
+            std::string::npos);
 }
 
 TEST(RenderSite, RejectsUnknownLocalesAndRelativeSiteUrls) {
