@@ -19,6 +19,9 @@ macro(podcrawl_require_config name package)
 endmacro()
 
 podcrawl_require_pkg(CURL libcurl libcurl4-openssl-dev)
+podcrawl_require_pkg(ZLIB zlib zlib1g-dev)
+podcrawl_require_pkg(BROTLIDEC libbrotlidec libbrotli-dev)
+podcrawl_require_pkg(ZSTD libzstd libzstd-dev)
 podcrawl_require_pkg(LIBXML2 libxml-2.0 libxml2-dev)
 podcrawl_require_pkg(GUMBO gumbo libgumbo-dev)
 podcrawl_require_pkg(PQXX libpqxx libpqxx-dev)
@@ -38,6 +41,7 @@ target_include_directories(podcrawl_mustache SYSTEM INTERFACE ${MUSTACHE_INCLUDE
 
 if(PODCRAWL_BUILD_TESTS)
   podcrawl_require_config(GTest "libgtest-dev libgmock-dev")
+  podcrawl_require_pkg(BROTLIENC libbrotlienc libbrotli-dev)
 endif()
 if(PODCRAWL_BUILD_BENCHMARKS)
   podcrawl_require_config(benchmark libbenchmark-dev)

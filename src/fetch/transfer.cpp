@@ -15,15 +15,57 @@ namespace podcrawl::fetch::detail {
 
 namespace {
 
-std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
-  auto* state = static_cast<HopState*>(user);
-  const std::size_t bytes = size * count;
-  if (static_cast<std::int64_t>(state->body.size() + bytes) > state->config->max_body_bytes) {
-    state->body_too_large = true;
-    return 0; // aborts the transfer with CURLE_WRITE_ERROR
+// Every Content-Encoding that on_body decodes.
+constexpr const char* k_accept_encoding = "gzip, deflate, br, zstd";
+
+bool is_success(long status) {
+  return status >= 200 && status < 300;
+}
+
+long response_status(CURL* curl) {
+  long status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  return status;
+}
+
+// Make the decoder for the response's Content-Encoding; false (and the hop failed) when podcrawl
+// does not know the encoding.
+bool start_decoder(HopState& state) {
+  state.decoder = make_decoder(state.content_encoding);
+  if (!state.decoder) {
+    state.body_error = "unsupported Content-Encoding \"" + state.content_encoding + "\"";
+    state.body_error_outcome = FetchOutcome::http_error;
+    return false;
   }
-  state->body.append(data, bytes);
-  return bytes;
+  return true;
+}
+
+// Returning anything but `bytes` aborts the transfer with CURLE_WRITE_ERROR.
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* hop = static_cast<Hop*>(user);
+  HopState& state = hop->state;
+  const std::size_t bytes = size * count;
+  const auto max_bytes = static_cast<std::size_t>(state.config->max_body_bytes);
+  if (!is_success(response_status(hop->curl.get()))) {
+    // The body of a redirect or an error is never used: counted against the cap, not kept.
+    state.discarded_bytes += bytes;
+    state.body_too_large = state.discarded_bytes > max_bytes;
+    return state.body_too_large ? 0 : bytes;
+  }
+  if (!state.decoder && !start_decoder(state)) {
+    return 0;
+  }
+  switch (state.decoder->write(std::string_view(data, bytes), state.body, max_bytes)) {
+    case DecodeStatus::ok:
+      return bytes;
+    case DecodeStatus::too_large:
+      state.body_too_large = true;
+      return 0;
+    case DecodeStatus::corrupt:
+      state.body_error = "corrupt " + std::string(state.decoder->name()) + " body";
+      return 0;
+  }
+  return 0;
 }
 
 std::string trim(std::string_view text) {
@@ -51,6 +93,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     state->etag.clear();
     state->last_modified.clear();
     state->retry_after.clear();
+    state->content_encoding.clear();
     return bytes;
   }
   const auto colon = line.find(':');
@@ -69,6 +112,8 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     state->last_modified = std::move(value);
   } else if (name == "retry-after") {
     state->retry_after = std::move(value);
+  } else if (name == "content-encoding") {
+    state->content_encoding = std::move(value);
   }
   return bytes;
 }
@@ -123,7 +168,9 @@ void configure(Hop& hop) {
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, config.user_agent.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hop.headers.get());
-  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, ""); // every encoding libcurl decodes
+  // Compressed bodies are decoded by on_body, not libcurl, which accepts streams cut short.
+  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, k_accept_encoding);
+  curl_easy_setopt(curl, CURLOPT_HTTP_CONTENT_DECODING, 0L);
   curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
   curl_easy_setopt(curl, CURLOPT_PIPEWAIT, 1L);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, config.connect_timeout_seconds);
@@ -132,7 +179,7 @@ void configure(Hop& hop) {
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, config.low_speed_seconds);
   curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(config.max_body_bytes));
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &hop.state);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &hop);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &hop.state);
   curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
@@ -152,7 +199,7 @@ FetchResult from_response(int status, Hop& hop) {
   } else if (status == 410) {
     result.outcome = FetchOutcome::gone;
     result.error = "HTTP 410 Gone";
-  } else if (status >= 200 && status < 300) {
+  } else if (is_success(status)) {
     result.outcome = FetchOutcome::ok;
     result.body = std::move(hop.state.body);
   } else {
@@ -167,6 +214,39 @@ FetchResult from_response(int status, Hop& hop) {
 
 bool is_redirect(long status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+// Why a finished hop has no usable response; nullopt when it has one.
+std::optional<FetchResult> hop_failure(const Hop& hop, CURLcode code) {
+  const HopState& state = hop.state;
+  if (!state.refused_address.empty()) {
+    return failure(FetchOutcome::refused,
+                   "refused to connect to non-public address " + state.refused_address +
+                       " (use --allow-private-networks)",
+                   hop.url);
+  }
+  if (state.body_too_large || code == CURLE_FILESIZE_EXCEEDED) {
+    return failure(FetchOutcome::too_large,
+                   "body larger than " + std::to_string(state.config->max_body_bytes) + " bytes",
+                   hop.url);
+  }
+  if (state.headers_too_large) {
+    return failure(FetchOutcome::too_large,
+                   "headers larger than " + std::to_string(k_max_header_bytes) + " bytes", hop.url);
+  }
+  if (!state.body_error.empty()) {
+    return failure(state.body_error_outcome, state.body_error, hop.url);
+  }
+  if (code != CURLE_OK) {
+    return failure(FetchOutcome::network_error, curl_easy_strerror(code), hop.url);
+  }
+  if (state.decoder && !state.decoder->complete()) {
+    return failure(FetchOutcome::network_error,
+                   "truncated " + std::string(state.decoder->name()) +
+                       " body: the stream ended before its end marker",
+                   hop.url);
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -200,29 +280,12 @@ FetchResult failure(FetchOutcome outcome, std::string error, const std::string& 
 }
 
 HopEnd finish_hop(Hop& hop, CURLcode code) {
-  const core::FetchConfig& config = *hop.state.config;
   HopEnd end;
-  if (!hop.state.refused_address.empty()) {
-    end.result = failure(FetchOutcome::refused,
-                         "refused to connect to non-public address " + hop.state.refused_address +
-                             " (use --allow-private-networks)",
-                         hop.url);
-  } else if (hop.state.body_too_large || code == CURLE_FILESIZE_EXCEEDED) {
-    end.result =
-        failure(FetchOutcome::too_large,
-                "body larger than " + std::to_string(config.max_body_bytes) + " bytes", hop.url);
-  } else if (hop.state.headers_too_large) {
-    end.result =
-        failure(FetchOutcome::too_large,
-                "headers larger than " + std::to_string(k_max_header_bytes) + " bytes", hop.url);
-  } else if (code != CURLE_OK) {
-    end.result = failure(FetchOutcome::network_error, curl_easy_strerror(code), hop.url);
-  }
+  end.result = hop_failure(hop, code);
   if (end.result) {
     return end;
   }
-  long status = 0;
-  curl_easy_getinfo(hop.curl.get(), CURLINFO_RESPONSE_CODE, &status);
+  const long status = response_status(hop.curl.get());
   char* location = nullptr;
   curl_easy_getinfo(hop.curl.get(), CURLINFO_REDIRECT_URL, &location);
   if (!is_redirect(status) || location == nullptr) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "decoder_internal.hpp"
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/fetch/fetcher.hpp"
 
@@ -29,8 +30,13 @@ struct HopState {
   std::string etag;
   std::string last_modified;
   std::string retry_after;
+  std::string content_encoding;
+  std::unique_ptr<BodyDecoder> decoder; // made when a 2xx body starts, from content_encoding
+  std::size_t discarded_bytes = 0;      // body bytes of a response that is not 2xx
   std::size_t header_bytes = 0;
   bool body_too_large = false;
+  std::string body_error; // set when the body could not be decoded; the hop then fails
+  FetchOutcome body_error_outcome = FetchOutcome::network_error;
   bool headers_too_large = false;
   std::string refused_address; // set when the address policy refused the connection
 };

@@ -4,7 +4,9 @@
 #include <cctype>
 #include <stdexcept>
 
+#include <brotli/encode.h>
 #include <httplib.h>
+#include <zstd.h>
 
 namespace podcrawl::testing {
 
@@ -87,6 +89,29 @@ std::string gzip(const std::string& body) {
                         compressed.append(data, size);
                         return true;
                       });
+  return compressed;
+}
+
+std::string brotli(const std::string& body) {
+  std::string compressed(BrotliEncoderMaxCompressedSize(body.size()), '\0');
+  std::size_t size = compressed.size();
+  if (BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT,
+                            body.size(), reinterpret_cast<const std::uint8_t*>(body.data()), &size,
+                            reinterpret_cast<std::uint8_t*>(compressed.data())) != BROTLI_TRUE) {
+    throw std::runtime_error("brotli: cannot compress");
+  }
+  compressed.resize(size);
+  return compressed;
+}
+
+std::string zstd(const std::string& body) {
+  std::string compressed(ZSTD_compressBound(body.size()), '\0');
+  const std::size_t size =
+      ZSTD_compress(compressed.data(), compressed.size(), body.data(), body.size(), 3);
+  if (ZSTD_isError(size) != 0) {
+    throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
+  }
+  compressed.resize(size);
   return compressed;
 }
 

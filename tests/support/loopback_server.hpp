@@ -58,5 +58,9 @@ private:
 
 // The body compressed as a gzip stream (for Content-Encoding: gzip responses).
 std::string gzip(const std::string& body);
+// The body compressed as a brotli stream (Content-Encoding: br).
+std::string brotli(const std::string& body);
+// The body compressed as one zstd frame (Content-Encoding: zstd).
+std::string zstd(const std::string& body);
 
 } // namespace podcrawl::testing

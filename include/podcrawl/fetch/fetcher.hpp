@@ -13,10 +13,10 @@ enum class FetchOutcome {
   ok,           // 2xx with a body
   not_modified, // 304
   gone,         // 410
-  http_error,   // any other non-2xx, or too many redirects
+  http_error,   // any other non-2xx, too many redirects, or a Content-Encoding not decoded
   refused,      // non-public address, or a scheme other than http(s)
   too_large,    // body or headers over their caps (the body counted after decompression)
-  network_error // DNS, connect, TLS, timeout, reset
+  network_error // DNS, connect, TLS, timeout, reset, a compressed body corrupt or cut short
 };
 
 const char* to_string(FetchOutcome outcome);
@@ -44,9 +44,11 @@ struct FetchResult {
 inline constexpr std::size_t k_max_header_bytes = 64 * 1024;
 
 // Fetch one URL under the configured bounds: conditional headers, compressed transfer (gzip,
-// br, zstd as libcurl supports), at most config.max_redirects hops, each connection's address
-// checked against the address policy, body cap after decompression, connect/total/low-speed
-// timeouts. Network failures are returned, never thrown. Blocks until done.
+// deflate, br, zstd; a single Content-Encoding, whose stream must reach its end marker: one
+// cut short fails as "truncated gzip body"), at most config.max_redirects hops, each
+// connection's address checked against the address policy, body cap after decompression,
+// connect/total/low-speed timeouts. Network failures are returned, never thrown. Blocks until
+// done.
 FetchResult fetch(const FetchRequest& request, const core::FetchConfig& config);
 
 } // namespace podcrawl::fetch

@@ -36,7 +36,9 @@ TEST(Fetch, SendsConditionalHeadersAndReports304) {
   EXPECT_EQ(seen[0].headers.at("if-none-match"), "\"v1\"");
   EXPECT_EQ(seen[0].headers.at("if-modified-since"), "Tue, 01 Dec 2026 10:00:00 GMT");
   EXPECT_NE(seen[0].headers.at("user-agent").find("podcrawl"), std::string::npos);
-  EXPECT_NE(seen[0].headers.at("accept-encoding").find("gzip"), std::string::npos);
+  for (const char* encoding : {"gzip", "br", "zstd"}) {
+    EXPECT_NE(seen[0].headers.at("accept-encoding").find(encoding), std::string::npos) << encoding;
+  }
 }
 
 TEST(Fetch, RefusesLoopbackUnlessPrivateNetworksAreAllowed) {
@@ -160,6 +162,113 @@ TEST(Fetch, CapsTheBodySizeAfterDecompression) {
   config.max_body_bytes = 10000;
   ASSERT_LT(static_cast<std::int64_t>(compressed.size()), config.max_body_bytes);
   EXPECT_EQ(fetch(request(server.url("/bomb")), config).outcome, FetchOutcome::too_large);
+}
+
+// A Content-Encoding and the helper that produces it.
+struct Compression {
+  const char* content_encoding;
+  std::string (*compress)(const std::string&);
+};
+constexpr Compression k_compressions[] = {
+    {"gzip", testing::gzip}, {"br", testing::brotli}, {"zstd", testing::zstd}};
+
+// Serve `compressed` at `path` with `content_encoding` and the given status.
+void serve_encoded(testing::LoopbackServer& server, const std::string& path,
+                   const std::string& content_encoding, std::string compressed, int status = 200) {
+  server.on_get(path, [content_encoding, compressed = std::move(compressed), status](
+                          const httplib::Request&, httplib::Response& response) {
+    response.status = status;
+    response.set_header("Content-Encoding", content_encoding);
+    response.set_content(compressed, "application/rss+xml");
+  });
+}
+
+TEST(Fetch, DecodesEveryEncodingItAsksFor) {
+  testing::LoopbackServer server;
+  const std::string body = "<rss>" + std::string(20000, 'a') + "</rss>";
+  for (const auto& compression : k_compressions) {
+    serve_encoded(server, std::string("/") + compression.content_encoding,
+                  compression.content_encoding, compression.compress(body));
+  }
+  for (const auto& compression : k_compressions) {
+    SCOPED_TRACE(compression.content_encoding);
+    const auto result = fetch(request(server.url(std::string("/") + compression.content_encoding)),
+                              loopback_config());
+    ASSERT_EQ(result.outcome, FetchOutcome::ok) << result.error;
+    EXPECT_EQ(result.body, body);
+  }
+}
+
+// Regression: libcurl accepted a compressed body cut before its end marker, so a host that cut
+// a compressed feed had a partial episode list stored as a good fetch.
+TEST(Fetch, ACompressedBodyCutBeforeItsEndIsATruncationFailure) {
+  testing::LoopbackServer server;
+  std::string body = "<rss>";
+  for (int i = 0; i < 2000; ++i) {
+    body += "<item><guid>" + std::to_string(i) + "</guid></item>";
+  }
+  body += "</rss>";
+  for (const auto& compression : k_compressions) {
+    const std::string compressed = compression.compress(body);
+    serve_encoded(server, std::string("/") + compression.content_encoding,
+                  compression.content_encoding, compressed.substr(0, compressed.size() / 2));
+  }
+  for (const auto& compression : k_compressions) {
+    SCOPED_TRACE(compression.content_encoding);
+    const auto result = fetch(request(server.url(std::string("/") + compression.content_encoding)),
+                              loopback_config());
+    EXPECT_EQ(result.outcome, FetchOutcome::network_error);
+    EXPECT_NE(result.error.find(std::string("truncated ") + compression.content_encoding),
+              std::string::npos)
+        << result.error;
+    EXPECT_TRUE(result.body.empty());
+  }
+}
+
+TEST(Fetch, CapsBrotliAndZstdBodiesAfterDecompression) {
+  testing::LoopbackServer server;
+  const std::string body(200000, 'a');
+  serve_encoded(server, "/br", "br", testing::brotli(body));
+  serve_encoded(server, "/zstd", "zstd", testing::zstd(body));
+  core::FetchConfig config = loopback_config();
+  config.max_body_bytes = 10000;
+  for (const char* path : {"/br", "/zstd"}) {
+    const auto result = fetch(request(server.url(path)), config);
+    EXPECT_EQ(result.outcome, FetchOutcome::too_large) << path << ": " << result.error;
+  }
+}
+
+TEST(Fetch, RejectsBodiesItCannotDecode) {
+  testing::LoopbackServer server;
+  serve_encoded(server, "/compress", "compress", "\x1f\x9d whatever");
+  serve_encoded(server, "/stacked", "gzip, br", testing::brotli(testing::gzip("<rss/>")));
+  serve_encoded(server, "/garbage", "gzip", std::string(64, '\xff'));
+  const struct {
+    const char* path;
+    FetchOutcome outcome;
+    const char* error;
+  } cases[] = {
+      {"/compress", FetchOutcome::http_error, "unsupported Content-Encoding \"compress\""},
+      {"/stacked", FetchOutcome::http_error, "unsupported Content-Encoding \"gzip, br\""},
+      {"/garbage", FetchOutcome::network_error, "corrupt gzip body"},
+  };
+  for (const auto& c : cases) {
+    const auto result = fetch(request(server.url(c.path)), loopback_config());
+    EXPECT_EQ(result.outcome, c.outcome) << c.path << ": " << result.error;
+    EXPECT_EQ(result.error, c.error) << c.path;
+  }
+}
+
+TEST(Fetch, AnErrorStatusIsReportedWhateverItsBodyEncoding) {
+  testing::LoopbackServer server;
+  serve_encoded(server, "/missing", "gzip", std::string(64, '\xff'), 404);
+  serve_encoded(server, "/odd", "compress", "whatever", 500);
+  const auto missing = fetch(request(server.url("/missing")), loopback_config());
+  EXPECT_EQ(missing.outcome, FetchOutcome::http_error);
+  EXPECT_EQ(missing.http_status, 404);
+  const auto odd = fetch(request(server.url("/odd")), loopback_config());
+  EXPECT_EQ(odd.outcome, FetchOutcome::http_error);
+  EXPECT_EQ(odd.http_status, 500);
 }
 
 TEST(Fetch, ReportsConnectionFailuresAsData) {
