@@ -1,7 +1,10 @@
 #include "podcrawl/core/config.hpp"
 
+#include <algorithm>
 #include <cstdlib>
-#include <sstream>
+#include <iterator>
+#include <limits>
+#include <type_traits>
 
 #include <toml++/toml.h>
 
@@ -11,68 +14,211 @@ namespace podcrawl::core {
 
 namespace {
 
-template <typename T>
-void read_value(const toml::table& table, std::string_view section, std::string_view key, T& out) {
-  const auto node = table[section][key];
-  if (!node) {
-    return;
+// The kinds of value a key takes.
+enum class Kind { string, boolean, positive_integer, string_list };
+
+struct KnownKey {
+  std::string_view section;
+  std::string_view name;
+  Kind kind;
+};
+
+// Every key a configuration file may set; config/podcrawl.toml documents each.
+constexpr KnownKey k_known_keys[] = {
+    {"database", "url", Kind::string},
+    {"fetch", "user_agent", Kind::string},
+    {"fetch", "allow_private_networks", Kind::boolean},
+    {"fetch", "max_body_bytes", Kind::positive_integer},
+    {"fetch", "connect_timeout_seconds", Kind::positive_integer},
+    {"fetch", "total_timeout_seconds", Kind::positive_integer},
+    {"fetch", "low_speed_bytes_per_second", Kind::positive_integer},
+    {"fetch", "low_speed_seconds", Kind::positive_integer},
+    {"fetch", "max_redirects", Kind::positive_integer},
+    {"crawl", "concurrency", Kind::positive_integer},
+    {"crawl", "per_host", Kind::positive_integer},
+    {"crawl", "refresh_interval_seconds", Kind::positive_integer},
+    {"crawl", "min_refresh_seconds", Kind::positive_integer},
+    {"crawl", "max_refresh_seconds", Kind::positive_integer},
+    {"crawl", "backoff_base_seconds", Kind::positive_integer},
+    {"crawl", "backoff_ceiling_seconds", Kind::positive_integer},
+    {"crawl", "max_episodes_per_feed", Kind::positive_integer},
+    {"render", "locales", Kind::string_list},
+    {"render", "site_url", Kind::string},
+};
+
+const char* describe(Kind kind) {
+  switch (kind) {
+    case Kind::string:
+      return "a string";
+    case Kind::boolean:
+      return "true or false";
+    case Kind::positive_integer:
+      return "a positive integer";
+    case Kind::string_list:
+      return "a list of strings";
   }
-  if (const auto value = node.value<T>()) {
-    out = *value;
-    return;
-  }
-  throw UsageError("config: [" + std::string(section) + "] " + std::string(key) +
-                   " has the wrong type");
+  return "a value";
 }
 
-void read_positive(const toml::table& table, std::string_view section, std::string_view key,
-                   auto& out) {
-  std::int64_t value = out;
-  read_value(table, section, key, value);
-  if (value <= 0) {
-    throw UsageError("config: [" + std::string(section) + "] " + std::string(key) +
-                     " must be positive");
+bool has_kind(const toml::node& node, Kind kind) {
+  switch (kind) {
+    case Kind::string:
+      return node.is_string();
+    case Kind::boolean:
+      return node.is_boolean();
+    case Kind::positive_integer:
+      return node.is_integer();
+    case Kind::string_list:
+      return node.is_array() &&
+             (node.as_array()->empty() || node.as_array()->is_homogeneous(toml::node_type::string));
   }
-  out = static_cast<std::remove_reference_t<decltype(out)>>(value);
+  return false;
 }
 
-void read_fetch(const toml::table& table, FetchConfig& fetch) {
-  read_value(table, "fetch", "user_agent", fetch.user_agent);
-  read_value(table, "fetch", "allow_private_networks", fetch.allow_private_networks);
-  read_positive(table, "fetch", "max_body_bytes", fetch.max_body_bytes);
-  read_positive(table, "fetch", "connect_timeout_seconds", fetch.connect_timeout_seconds);
-  read_positive(table, "fetch", "total_timeout_seconds", fetch.total_timeout_seconds);
-  read_positive(table, "fetch", "low_speed_bytes_per_second", fetch.low_speed_bytes_per_second);
-  read_positive(table, "fetch", "low_speed_seconds", fetch.low_speed_seconds);
-  read_positive(table, "fetch", "max_redirects", fetch.max_redirects);
-}
-
-void read_crawl(const toml::table& table, CrawlConfig& crawl) {
-  read_positive(table, "crawl", "concurrency", crawl.concurrency);
-  read_positive(table, "crawl", "per_host", crawl.per_host);
-  read_positive(table, "crawl", "refresh_interval_seconds", crawl.refresh_interval_seconds);
-  read_positive(table, "crawl", "min_refresh_seconds", crawl.min_refresh_seconds);
-  read_positive(table, "crawl", "max_refresh_seconds", crawl.max_refresh_seconds);
-  if (crawl.min_refresh_seconds > crawl.max_refresh_seconds) {
-    throw UsageError("config: [crawl] min_refresh_seconds exceeds max_refresh_seconds");
+// "FILE:LINE: message", or "FILE: message" when the line is unknown.
+std::string located(const std::string& file, const toml::source_region& where,
+                    std::string_view message) {
+  std::string text = file;
+  if (where.begin.line != 0) {
+    text += ":" + std::to_string(where.begin.line);
   }
-  read_positive(table, "crawl", "backoff_base_seconds", crawl.backoff_base_seconds);
-  read_positive(table, "crawl", "backoff_ceiling_seconds", crawl.backoff_ceiling_seconds);
-  read_positive(table, "crawl", "max_episodes_per_feed", crawl.max_episodes_per_feed);
+  return text + ": " + std::string(message);
 }
 
-void read_render(const toml::table& table, RenderConfig& render) {
-  if (const auto* locales = table["render"]["locales"].as_array()) {
-    render.locales.clear();
-    for (const auto& item : *locales) {
-      const auto tag = item.value<std::string>();
-      if (!tag) {
-        throw UsageError("config: [render] locales must be a list of strings");
+// Reads one file's table, naming the file and line of every problem: `FILE:LINE: message`.
+class Reader {
+public:
+  Reader(const std::filesystem::path& file, const toml::table& table)
+      : m_file(file.string()), m_table(table) {}
+
+  // Throw UsageError at the first section, key or value the configuration does not know.
+  void check_known() const {
+    for (const auto& [section, node] : m_table) {
+      if (!is_known_section(section.str())) {
+        fail(section.source(),
+             std::string(node.is_table() ? "unknown table \"" : "unknown key \"") +
+                 std::string(section.str()) + "\"");
       }
-      render.locales.push_back(*tag);
+      const toml::table* keys = node.as_table();
+      if (keys == nullptr) {
+        fail(section.source(), "\"" + std::string(section.str()) + "\" must be a table");
+      }
+      for (const auto& [name, value] : *keys) {
+        const KnownKey* known = find_key(section.str(), name.str());
+        const std::string full_name = std::string(section.str()) + "." + std::string(name.str());
+        if (known == nullptr) {
+          fail(name.source(), "unknown key \"" + full_name + "\"");
+        }
+        if (!has_kind(value, known->kind)) {
+          fail(where(name, value), full_name + " must be " + describe(known->kind));
+        }
+      }
     }
   }
-  read_value(table, "render", "site_url", render.site_url);
+
+  void read(std::string_view section, std::string_view name, std::string& out) const {
+    if (const auto* node = m_table[section][name].as_string()) {
+      out = node->get();
+    }
+  }
+  void read(std::string_view section, std::string_view name, bool& out) const {
+    if (const auto* node = m_table[section][name].as_boolean()) {
+      out = node->get();
+    }
+  }
+  // A positive integer that fits `out`.
+  template <typename Integer>
+  requires std::is_integral_v<Integer>
+  void read(std::string_view section, std::string_view name, Integer& out) const {
+    const auto* node = m_table[section][name].as_integer();
+    if (node == nullptr) {
+      return;
+    }
+    const std::int64_t value = node->get();
+    constexpr auto k_max = static_cast<std::int64_t>(std::numeric_limits<Integer>::max());
+    const std::string full_name = std::string(section) + "." + std::string(name);
+    if (value <= 0) {
+      fail(node->source(), full_name + " must be positive, not " + std::to_string(value));
+    }
+    if (value > k_max) {
+      fail(node->source(), full_name + " must be at most " + std::to_string(k_max) + ", not " +
+                               std::to_string(value));
+    }
+    out = static_cast<Integer>(value);
+  }
+  void read(std::string_view section, std::string_view name, std::vector<std::string>& out) const {
+    if (const auto* node = m_table[section][name].as_array()) {
+      out.clear();
+      for (const auto& item : *node) {
+        out.push_back(*item.value<std::string>());
+      }
+    }
+  }
+
+  // Where section.name was written, for a problem found after reading it.
+  const toml::source_region& source_of(std::string_view section, std::string_view name) const {
+    static const toml::source_region k_nowhere{};
+    const auto* node = m_table[section][name].node();
+    return node != nullptr ? node->source() : k_nowhere;
+  }
+
+  [[noreturn]] void fail(const toml::source_region& where, const std::string& message) const {
+    throw UsageError(located(m_file, where, message));
+  }
+
+private:
+  static bool is_known_section(std::string_view section) {
+    return std::any_of(std::begin(k_known_keys), std::end(k_known_keys),
+                       [&](const KnownKey& key) { return key.section == section; });
+  }
+  static const KnownKey* find_key(std::string_view section, std::string_view name) {
+    const auto* found = std::find_if(
+        std::begin(k_known_keys), std::end(k_known_keys),
+        [&](const KnownKey& key) { return key.section == section && key.name == name; });
+    return found != std::end(k_known_keys) ? found : nullptr;
+  }
+  // The value's line when toml++ knows it, else the key's.
+  static const toml::source_region& where(const toml::key& key, const toml::node& value) {
+    return value.source().begin.line != 0 ? value.source() : key.source();
+  }
+
+  std::string m_file;
+  const toml::table& m_table;
+};
+
+void read_fetch(const Reader& reader, FetchConfig& fetch) {
+  reader.read("fetch", "user_agent", fetch.user_agent);
+  reader.read("fetch", "allow_private_networks", fetch.allow_private_networks);
+  reader.read("fetch", "max_body_bytes", fetch.max_body_bytes);
+  reader.read("fetch", "connect_timeout_seconds", fetch.connect_timeout_seconds);
+  reader.read("fetch", "total_timeout_seconds", fetch.total_timeout_seconds);
+  reader.read("fetch", "low_speed_bytes_per_second", fetch.low_speed_bytes_per_second);
+  reader.read("fetch", "low_speed_seconds", fetch.low_speed_seconds);
+  reader.read("fetch", "max_redirects", fetch.max_redirects);
+}
+
+void read_crawl(const Reader& reader, CrawlConfig& crawl) {
+  reader.read("crawl", "concurrency", crawl.concurrency);
+  reader.read("crawl", "per_host", crawl.per_host);
+  reader.read("crawl", "refresh_interval_seconds", crawl.refresh_interval_seconds);
+  reader.read("crawl", "min_refresh_seconds", crawl.min_refresh_seconds);
+  reader.read("crawl", "max_refresh_seconds", crawl.max_refresh_seconds);
+  reader.read("crawl", "backoff_base_seconds", crawl.backoff_base_seconds);
+  reader.read("crawl", "backoff_ceiling_seconds", crawl.backoff_ceiling_seconds);
+  reader.read("crawl", "max_episodes_per_feed", crawl.max_episodes_per_feed);
+  if (crawl.min_refresh_seconds > crawl.max_refresh_seconds) {
+    const auto& min_source = reader.source_of("crawl", "min_refresh_seconds");
+    reader.fail(
+        min_source.begin.line != 0 ? min_source : reader.source_of("crawl", "max_refresh_seconds"),
+        "crawl.min_refresh_seconds (" + std::to_string(crawl.min_refresh_seconds) +
+            ") exceeds crawl.max_refresh_seconds (" + std::to_string(crawl.max_refresh_seconds) +
+            ")");
+  }
+}
+
+void read_render(const Reader& reader, RenderConfig& render) {
+  reader.read("render", "locales", render.locales);
+  reader.read("render", "site_url", render.site_url);
 }
 
 } // namespace
@@ -84,17 +230,18 @@ Config load_config(const std::filesystem::path& file) {
   try {
     table = toml::parse_file(file.string());
   } catch (const toml::parse_error& error) {
-    std::ostringstream message;
-    message << "config " << file.string() << ": " << error.description() << " (line "
-            << error.source().begin.line << ")";
-    throw UsageError(message.str());
+    throw UsageError(located(file.string(), error.source(), error.description()));
   }
-  if (const auto url = table["database"]["url"].value<std::string>(); url && !url->empty()) {
-    config.database_url = *url;
+  const Reader reader(file, table);
+  reader.check_known();
+  std::string database_url;
+  reader.read("database", "url", database_url);
+  if (!database_url.empty()) {
+    config.database_url = std::move(database_url);
   }
-  read_fetch(table, config.fetch);
-  read_crawl(table, config.crawl);
-  read_render(table, config.render);
+  read_fetch(reader, config.fetch);
+  read_crawl(reader, config.crawl);
+  read_render(reader, config.render);
   return config;
 }
 

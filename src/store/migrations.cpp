@@ -53,6 +53,24 @@ bool is_applied(pqxx::work& txn, const std::string& name) {
   return !txn.exec_params("SELECT 1 FROM schema_migrations WHERE name = $1", name).empty();
 }
 
+// Refuse a database migrated by a newer podcrawl: the first applied migration (by name) that is
+// not among `files`.
+void refuse_unknown_migrations(pqxx::work& txn, const std::vector<std::filesystem::path>& files) {
+  std::vector<std::string> known;
+  known.reserve(files.size());
+  for (const auto& file : files) {
+    known.push_back(file.filename().string());
+  }
+  for (const auto& row : txn.exec("SELECT name FROM schema_migrations ORDER BY name")) {
+    const auto name = row[0].as<std::string>();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      throw core::EnvironmentError(
+          "database schema is newer than this podcrawl (unknown migration " + name +
+          "); upgrade podcrawl");
+    }
+  }
+}
+
 } // namespace
 
 std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir) {
@@ -65,6 +83,7 @@ std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir)
           "CREATE TABLE IF NOT EXISTS schema_migrations ("
           " name text PRIMARY KEY,"
           " applied_at timestamptz NOT NULL DEFAULT now())");
+      refuse_unknown_migrations(txn, files);
       txn.commit();
     }
     std::vector<std::string> applied;

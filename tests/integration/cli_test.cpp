@@ -2,6 +2,9 @@
 // the crawl-list commands.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+
+#include <chrono>
 
 #include "support/process.hpp"
 #include "support/temp_database.hpp"
@@ -47,6 +50,18 @@ TEST(Cli, BadUsageExitsWith2) {
 TEST(Cli, AnUnreachableDatabaseExitsWith1) {
   const auto result = podcrawl({"--database-url", "postgresql://nobody@127.0.0.1:1/none", "list"});
   EXPECT_EQ(result.status, 1);
+}
+
+// Regression: a misspelt key in the configuration was ignored, its default silently used.
+TEST(Cli, AConfigurationProblemIsReportedAtItsLineAndExitsWith2) {
+  testing::TempDir dir;
+  const auto config = dir.path() / "podcrawl.toml";
+  testing::write_file(config, "[fetch]\nmax_redirects = 3\nfoo = 1\n");
+  testing::ChildProcess child({testing::podcrawl_binary(), "--config", config.string(), "list"});
+  const auto result = child.wait_for(std::chrono::seconds(60));
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->status, 2);
+  EXPECT_EQ(result->err, "podcrawl: " + config.string() + ":3: unknown key \"fetch.foo\"\n");
 }
 
 class CliDatabase : public ::testing::Test {
@@ -125,6 +140,49 @@ TEST_F(CliDatabase, ExportedOpmlAddsTheSameList) {
   ASSERT_EQ(imported.status, 0) << imported.out;
   EXPECT_NE(imported.out.find("added https://example.com/a.xml"), std::string::npos);
   EXPECT_NE(imported.out.find("added https://example.net/b"), std::string::npos);
+}
+
+// Regression: an older podcrawl ran against a database a newer one had migrated, writing rows
+// into a schema it did not know.
+TEST_F(CliDatabase, EveryCommandRefusesADatabaseMigratedByANewerPodcrawl) {
+  ASSERT_EQ(run({"migrate"}).status, 0);
+  {
+    pqxx::connection connection(m_database->url());
+    pqxx::work txn(connection);
+    txn.exec("INSERT INTO schema_migrations (name) VALUES ('0999_from_the_future.sql')");
+    txn.commit();
+  }
+  testing::TempDir dir;
+  const std::vector<std::vector<std::string>> commands = {
+      {"migrate"},
+      {"add", "--no-discover", "https://example.com/feed.xml"},
+      {"remove", "https://example.com/feed.xml"},
+      {"list"},
+      {"export-opml"},
+      {"crawl"},
+      {"show", "some-show"},
+      {"render", "--out", (dir.path() / "site").string()},
+      {"search", "anything"},
+      {"stats"},
+  };
+  const std::string expected =
+      "podcrawl: database schema is newer than this podcrawl (unknown migration "
+      "0999_from_the_future.sql); upgrade podcrawl\n";
+  for (const auto& command : commands) {
+    SCOPED_TRACE(command.front());
+    std::vector<std::string> arguments = {testing::podcrawl_binary(), "--database-url",
+                                          m_database->url()};
+    arguments.insert(arguments.end(), command.begin(), command.end());
+    testing::ChildProcess child(arguments);
+    const auto result = child.wait_for(std::chrono::seconds(60));
+    ASSERT_TRUE(result.has_value());
+    EXPECT_EQ(result->status, 1);
+    EXPECT_EQ(result->err, expected);
+    EXPECT_TRUE(result->out.empty()) << result->out;
+  }
+  pqxx::connection connection(m_database->url());
+  pqxx::work txn(connection);
+  EXPECT_EQ(txn.exec1("SELECT count(*) FROM feeds")[0].as<int>(), 0);
 }
 
 TEST_F(CliDatabase, StatsJsonHasTheSpecShape) {

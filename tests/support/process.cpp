@@ -1,9 +1,14 @@
 #include "support/process.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -16,17 +21,32 @@ namespace {
 struct Running {
   pid_t pid = 0;
   int out = -1; // read end of the child's stdout
+  int err = -1; // read end of the child's stderr, when collected
 };
 
-Running start(const std::vector<std::string>& arguments) {
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) {
+enum class Stderr { pass_through, collect };
+
+Running start(const std::vector<std::string>& arguments,
+              Stderr stderr_mode = Stderr::pass_through) {
+  // Close-on-exec, and every other descriptor closed in the child: a child that starts a
+  // daemon (scripts/db starts PostgreSQL) must not hand it a pipe end, or the pipe never ends.
+  int out_fds[2];
+  int err_fds[2] = {-1, -1};
+  if (pipe2(out_fds, O_CLOEXEC) != 0) {
+    throw std::runtime_error("pipe failed");
+  }
+  if (stderr_mode == Stderr::collect && pipe2(err_fds, O_CLOEXEC) != 0) {
+    close(out_fds[0]);
+    close(out_fds[1]);
     throw std::runtime_error("pipe failed");
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  posix_spawn_file_actions_adddup2(&actions, out_fds[1], STDOUT_FILENO);
+  if (stderr_mode == Stderr::collect) {
+    posix_spawn_file_actions_adddup2(&actions, err_fds[1], STDERR_FILENO);
+  }
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
   std::vector<char*> argv;
   for (const auto& argument : arguments) {
     argv.push_back(const_cast<char*>(argument.c_str()));
@@ -35,12 +55,19 @@ Running start(const std::vector<std::string>& arguments) {
   Running running;
   const int spawned = posix_spawn(&running.pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  close(pipe_fds[1]);
+  close(out_fds[1]);
+  if (err_fds[1] >= 0) {
+    close(err_fds[1]);
+  }
   if (spawned != 0) {
-    close(pipe_fds[0]);
+    close(out_fds[0]);
+    if (err_fds[0] >= 0) {
+      close(err_fds[0]);
+    }
     throw std::runtime_error("cannot start " + arguments.front());
   }
-  running.out = pipe_fds[0];
+  running.out = out_fds[0];
+  running.err = err_fds[0];
   return running;
 }
 
@@ -77,6 +104,75 @@ std::vector<ProcessResult> run_processes_together(
     results.push_back(finish(child));
   }
   return results;
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& arguments) {
+  const Running running = start(arguments, Stderr::collect);
+  m_pid = running.pid;
+  m_out = running.out;
+  m_err = running.err;
+}
+
+ChildProcess::~ChildProcess() {
+  if (!m_result) {
+    kill();
+    wait_for(std::chrono::hours(1));
+  }
+}
+
+void ChildProcess::kill() {
+  if (!m_result) {
+    ::kill(m_pid, SIGKILL);
+  }
+}
+
+std::optional<ProcessResult> ChildProcess::wait_for(std::chrono::milliseconds timeout) {
+  if (m_result) {
+    return m_result;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Both pipes reach their end when the child exits (it starts nothing that outlives it).
+  while (m_out >= 0 || m_err >= 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      return std::nullopt;
+    }
+    std::vector<pollfd> fds;
+    for (const int fd : {m_out, m_err}) {
+      if (fd >= 0) {
+        fds.push_back({fd, POLLIN, 0});
+      }
+    }
+    if (poll(fds.data(), fds.size(), static_cast<int>(left.count())) < 0 && errno != EINTR) {
+      throw std::runtime_error("poll failed");
+    }
+    for (const auto& polled : fds) {
+      if (polled.revents == 0) {
+        continue;
+      }
+      int& fd = polled.fd == m_out ? m_out : m_err;
+      std::string& collected = polled.fd == m_out ? m_collected_out : m_collected_err;
+      char buffer[65536];
+      const ssize_t n = read(fd, buffer, sizeof buffer);
+      if (n > 0) {
+        collected.append(buffer, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        close(fd);
+        fd = -1;
+      }
+    }
+  }
+  int status = 0;
+  waitpid(m_pid, &status, 0);
+  ProcessResult result;
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  result.out = std::move(m_collected_out);
+  result.err = std::move(m_collected_err);
+  std::fputs(result.err.c_str(), stderr);
+  m_result = std::move(result);
+  return m_result;
 }
 
 std::string podcrawl_binary() {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,8 @@ namespace podcrawl::testing {
 struct ProcessResult {
   int status = -1; // exit status, or -1 when the process did not exit normally
   std::string out; // everything written to stdout
+  int signal = 0;  // the signal that ended the process, 0 when it exited
+  std::string err; // everything written to stderr, when the runner collects it
 };
 
 // Run a program with arguments (no shell) and wait for it; stderr passes through to the test's
@@ -17,6 +21,33 @@ ProcessResult run_process(const std::vector<std::string>& arguments);
 // Start every command at once (no shell), then wait for all of them; results in order.
 std::vector<ProcessResult> run_processes_together(
     const std::vector<std::vector<std::string>>& commands);
+
+// A program started in the background (no shell), for tests that stop it from outside while it
+// runs. Its stdout and stderr are collected (and stderr copied to the test's stderr once it
+// ends). The destructor kills and reaps a child still running. Throws std::runtime_error when
+// the program cannot be started.
+class ChildProcess {
+public:
+  explicit ChildProcess(const std::vector<std::string>& arguments);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  int pid() const { return m_pid; }
+  // Send SIGKILL; nothing once the child has been reaped.
+  void kill();
+  // Wait until the child has closed its output and exited, at most timeout; nullopt when it
+  // still runs then. Once it returned a result, the child is reaped and it returns the same.
+  std::optional<ProcessResult> wait_for(std::chrono::milliseconds timeout);
+
+private:
+  int m_pid = 0;
+  int m_out = -1;
+  int m_err = -1;
+  std::optional<ProcessResult> m_result;
+  std::string m_collected_out;
+  std::string m_collected_err;
+};
 
 // The podcrawl binary under test: $PODCRAWL_BINARY, else the one built beside the tests.
 std::string podcrawl_binary();

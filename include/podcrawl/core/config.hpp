@@ -44,8 +44,9 @@ struct Config {
   std::filesystem::path source_dir; // where sql/, config/locales and templates/ live
 };
 
-// Load a TOML configuration file over the defaults. Throws UsageError naming the file and the
-// problem when the file is unreadable or malformed.
+// Load a TOML configuration file over the defaults. Throws UsageError as "FILE:LINE: problem"
+// when the file is unreadable or not TOML, or names a table or key podcrawl does not know, or
+// gives a value of the wrong type or out of its range.
 Config load_config(const std::filesystem::path& file);
 
 // The default configuration file: $PODCRAWL_CONFIG, else <source dir>/config/podcrawl.toml

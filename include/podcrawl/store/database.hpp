@@ -41,7 +41,9 @@ public:
 
   // Apply the numbered *.sql files of sql_dir not yet applied, in order, each in a transaction,
   // recording them in schema_migrations; concurrent callers serialize on an advisory lock.
-  // Returns the names applied now.
+  // Returns the names applied now. Throws core::EnvironmentError, applying nothing, when
+  // schema_migrations names a migration sql_dir does not hold: a newer podcrawl migrated the
+  // database, and this one must not write to a schema it does not know.
   std::vector<std::string> migrate(const std::filesystem::path& sql_dir);
 
   // ---- the crawl list ----
@@ -56,9 +58,11 @@ public:
 
   // ---- crawling ----
   // Claim up to limit active or failing feeds, skipping feeds another crawler holds: each
-  // claimed feed is leased until now + lease_seconds, so concurrent crawls never fetch one feed
-  // twice. Without all, the feeds due at `now`, most overdue first; with all, every feed with
-  // an id above after_id, in id order (pass the last id claimed to walk the whole list once).
+  // claimed feed is leased until now + lease_seconds, or until this connection closes, whichever
+  // comes first, so concurrent crawls never fetch one feed twice and a crawler that dies leaves
+  // nothing claimed. Keep this Database open for as long as the claimed feeds are worked on.
+  // Without all, the feeds due at `now`, most overdue first; with all, every feed with an id above
+  // after_id, in id order (pass the last id claimed to walk the whole list once).
   std::vector<FeedRecord> claim_due_feeds(int limit, bool all, std::int64_t now,
                                           std::int64_t lease_seconds, std::int64_t after_id = 0);
   // 304: only the schedule changes.

@@ -45,20 +45,81 @@ TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
   EXPECT_TRUE(defaults.render.locales.empty()); // render then uses every catalog
 }
 
-TEST(LoadConfig, RejectsMalformedFilesWithAUsageError) {
+TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
+  testing::TempDir dir;
+  const char* const accepted[] = {
+      "",
+      "# only a comment\n",
+      "[fetch]\n",
+      "fetch.max_redirects = 3\n",
+      "[render]\nlocales = []\n",
+      "[crawl]\nmin_refresh_seconds = 60\nmax_refresh_seconds = 60\n",
+      "[crawl]\nconcurrency = 2147483647\n",
+      "[database]\nurl = \"\"\n",
+  };
+  for (const char* content : accepted) {
+    testing::write_file(dir.path() / "accepted.toml", content);
+    EXPECT_NO_THROW(load_config(dir.path() / "accepted.toml")) << content;
+  }
+}
+
+// Regression: a misspelt key ("[fecth]", "total_timeout") was silently ignored and the default
+// used, and a bad value was reported without saying where it was.
+TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
   testing::TempDir dir;
   const struct {
-    const char* name;
     const char* content;
-  } cases[] = {
-      {"syntax.toml", "[fetch\nmax_body_bytes = 1"},
-      {"type.toml", "[fetch]\nmax_body_bytes = \"big\""},
-      {"negative.toml", "[crawl]\nconcurrency = -1"},
-      {"locales.toml", "[render]\nlocales = [1, 2]"},
+    const char* message; // after "FILE:"
+  } rejected[] = {
+      // a table podcrawl does not know
+      {"[fetch]\nmax_redirects = 3\n\n[fecth]\nmax_redirects = 3\n", "4: unknown table \"fecth\""},
+      {"verbose = true\n", "1: unknown key \"verbose\""},
+      {"fetch = 1\n", "1: \"fetch\" must be a table"},
+      // a key a known table does not have
+      {"[fetch]\nmax_redirects = 3\nfoo = 1\n", "3: unknown key \"fetch.foo\""},
+      {"fetch.total_timeout = 5\n", "1: unknown key \"fetch.total_timeout\""},
+      {"[crawl.extra]\nx = 1\n", "1: unknown key \"crawl.extra\""},
+      // a value of the wrong type
+      {"[fetch]\n\nmax_body_bytes = \"big\"\n",
+       "3: fetch.max_body_bytes must be a positive integer"},
+      {"[fetch]\nallow_private_networks = \"yes\"\n",
+       "2: fetch.allow_private_networks must be true or false"},
+      {"[crawl]\nconcurrency = 1.5\n", "2: crawl.concurrency must be a positive integer"},
+      {"[render]\nlocales = [1, 2]\n", "2: render.locales must be a list of strings"},
+      {"[render]\nsite_url = 8080\n", "2: render.site_url must be a string"},
+      {"[database]\nurl = true\n", "2: database.url must be a string"},
+      // a value out of its range
+      {"[fetch]\ntotal_timeout_seconds = -5\n",
+       "2: fetch.total_timeout_seconds must be positive, not -5"},
+      {"[fetch]\nconnect_timeout_seconds = 0\n",
+       "2: fetch.connect_timeout_seconds must be positive, not 0"},
+      {"[crawl]\nconcurrency = 3000000000\n",
+       "2: crawl.concurrency must be at most 2147483647, not 3000000000"},
+      {"[crawl]\nmin_refresh_seconds = 7200\nmax_refresh_seconds = 3600\n",
+       "2: crawl.min_refresh_seconds (7200) exceeds crawl.max_refresh_seconds (3600)"},
+      {"[crawl]\nmax_refresh_seconds = 600\n",
+       "2: crawl.min_refresh_seconds (900) exceeds crawl.max_refresh_seconds (600)"},
+      // not TOML
+      {"[fetch]\nmax_body_bytes = 1\n[crawl\n", "3: "},
+      {"[fetch]\nuser_agent = \"unterminated\n", "2: "},
   };
-  for (const auto& c : cases) {
-    testing::write_file(dir.path() / c.name, c.content);
-    EXPECT_THROW(load_config(dir.path() / c.name), UsageError) << c.name;
+  for (const auto& c : rejected) {
+    const auto file = dir.path() / "rejected.toml";
+    testing::write_file(file, c.content);
+    const std::string expected = file.string() + ":" + c.message;
+    try {
+      load_config(file);
+      ADD_FAILURE() << "accepted: " << c.content;
+    } catch (const UsageError& error) {
+      const std::string message = error.what();
+      // A syntax error's description is toml++'s own: only its place is checked.
+      EXPECT_EQ(message.substr(0, expected.size()), expected) << c.content;
+      if (!expected.ends_with(": ")) {
+        EXPECT_EQ(message, expected);
+      } else {
+        EXPECT_GT(message.size(), expected.size()) << message;
+      }
+    }
   }
 }
 

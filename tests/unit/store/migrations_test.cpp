@@ -98,6 +98,35 @@ TEST_F(MigrateTest, IgnoresFilesThatAreNotNumberedMigrations) {
   EXPECT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0001_only.sql"});
 }
 
+// Regression: a database migrated by a newer podcrawl was used as if its schema were known.
+TEST_F(MigrateTest, RefusesADatabaseThatNamesAMigrationItDoesNotKnow) {
+  testing::TempDir dir;
+  testing::write_file(dir.path() / "0001_first.sql", "CREATE TABLE first_table (id int);");
+  Database db(m_temp->url());
+  ASSERT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0001_first.sql"});
+  {
+    pqxx::connection connection(m_temp->url());
+    pqxx::work txn(connection);
+    txn.exec("INSERT INTO schema_migrations (name) VALUES ('0009_x.sql')");
+    txn.commit();
+  }
+  testing::write_file(dir.path() / "0002_second.sql", "CREATE TABLE second_table (id int);");
+  try {
+    db.migrate(dir.path());
+    FAIL() << "migrated a database from a newer podcrawl";
+  } catch (const core::EnvironmentError& error) {
+    EXPECT_STREQ(error.what(),
+                 "database schema is newer than this podcrawl (unknown migration "
+                 "0009_x.sql); upgrade podcrawl");
+  }
+  EXPECT_FALSE(table_exists(m_temp->url(), "second_table"));
+
+  // Once this podcrawl knows the migration, it goes on.
+  testing::write_file(dir.path() / "0009_x.sql", "CREATE TABLE ninth_table (id int);");
+  EXPECT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0002_second.sql"});
+  EXPECT_FALSE(table_exists(m_temp->url(), "ninth_table"));
+}
+
 TEST_F(MigrateTest, AMissingFolderIsAnEnvironmentError) {
   testing::TempDir dir;
   Database db(m_temp->url());
@@ -112,6 +141,20 @@ TEST(DatabaseConnect, AnUnreachableServerIsAnEnvironmentErrorWithoutThePassword)
     const std::string message = error.what();
     EXPECT_EQ(message.find("hunter2secret"), std::string::npos) << message;
     EXPECT_NE(message.find("someone:***@127.0.0.1:1"), std::string::npos) << message;
+  }
+}
+
+TEST(DatabaseConnect, AnUnreachableServerIsDescribedOnOneLine) {
+  // Regression: libpq's multi-line messages ("...Connection refused\n\tIs the server running")
+  // reached stderr as several lines.
+  try {
+    Database db("postgresql://127.0.0.1:1/podcrawl?connect_timeout=5");
+    FAIL() << "connected to a closed port";
+  } catch (const core::EnvironmentError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.find_first_of("\r\n\t"), std::string::npos) << message;
+    EXPECT_NE(message.find("Connection refused; Is the server running"), std::string::npos)
+        << message;
   }
 }
 
