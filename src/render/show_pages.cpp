@@ -243,12 +243,16 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t i
   set_time(data, site, localizer, "added", "added_ago", planned.stored->added_at);
   data.set("episode_count",
            localizer.count("episodes", static_cast<std::int64_t>(planned.episodes.size())));
+  data.set("has_show_description", !show.description.empty());
   data.set("show_description", show.description);
   data.set("has_categories", !planned.categories.empty());
   data.set("categories", category_links(site, localizer, planned, path));
   set_link(data, "website", show.link);
   set_link(data, "feed_url", planned.stored->feed_url);
   data.set("has_opml", !show_opml(planned).empty());
+  data.set("has_show_links", !http_url_or_empty(show.link).empty() ||
+                                 !http_url_or_empty(planned.stored->feed_url).empty() ||
+                                 !show_opml(planned).empty());
   data.set("opml_href", relative_prefix(path) + "../" + opml_path(planned));
   data.set("has_episodes", !planned.episodes.empty());
   data.set("episodes", episode_items(site, localizer, planned, page));

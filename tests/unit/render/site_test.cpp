@@ -5,6 +5,9 @@
 #include <sys/resource.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include <chrono>
 
@@ -300,6 +303,45 @@ TEST_F(RenderedSite, EveryPageCarriesAStrictContentSecurityPolicy) {
   EXPECT_NE(page("en/podcasts/hello-world-tech/index.html")
                 .find("<link rel=\"stylesheet\" href=\"../../../site.css\">"),
             std::string::npos);
+}
+
+// The show pages as they are meant to be, byte for byte, in tests/unit/render/golden/. After an
+// intended change, PODCRAWL_UPDATE_GOLDEN=1 rewrites the files; review their diff.
+TEST_F(RenderedSite, ShowPagesMatchTheirGoldenFiles) {
+  const fs::path golden_dir = k_source_dir / "tests" / "unit" / "render" / "golden";
+  const bool update = std::getenv("PODCRAWL_UPDATE_GOLDEN") != nullptr;
+  for (const std::string locale : {"ar", "en"}) {
+    for (const std::string slug : {"hello-world-tech", "mrhba"}) {
+      const fs::path golden = golden_dir / (locale + "-" + slug + ".html");
+      const std::string rendered = page(locale + "/podcasts/" + slug + "/index.html");
+      SCOPED_TRACE(golden.string());
+      if (update) {
+        std::ofstream(golden, std::ios::binary) << rendered;
+        continue;
+      }
+      ASSERT_TRUE(fs::exists(golden)) << "missing: run with PODCRAWL_UPDATE_GOLDEN=1";
+      const std::string expected = testing::read_file(golden);
+      if (rendered == expected) {
+        continue;
+      }
+      std::istringstream want(expected);
+      std::istringstream got(rendered);
+      std::string want_line;
+      std::string got_line;
+      int line = 0;
+      while (true) {
+        ++line;
+        const bool more_wanted = static_cast<bool>(std::getline(want, want_line));
+        const bool more_got = static_cast<bool>(std::getline(got, got_line));
+        if (!more_wanted || !more_got || want_line != got_line) {
+          ADD_FAILURE() << "first difference at line " << line
+                        << "\n  golden:   " << (more_wanted ? want_line : "<end>")
+                        << "\n  rendered: " << (more_got ? got_line : "<end>");
+          break;
+        }
+      }
+    }
+  }
 }
 
 TEST_F(RenderedSite, EscapesFeedTextAndDropsScriptUrls) {
