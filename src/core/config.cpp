@@ -1,5 +1,7 @@
 #include "podcrawl/core/config.hpp"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
@@ -28,6 +30,7 @@ constexpr KnownKey k_known_keys[] = {
     {"database", "url", Kind::string},
     {"fetch", "user_agent", Kind::string},
     {"fetch", "allow_private_networks", Kind::boolean},
+    {"fetch", "allowed_private_addresses", Kind::string_list},
     {"fetch", "max_body_bytes", Kind::positive_integer},
     {"fetch", "connect_timeout_seconds", Kind::positive_integer},
     {"fetch", "total_timeout_seconds", Kind::positive_integer},
@@ -186,6 +189,20 @@ private:
   const toml::table& m_table;
 };
 
+// An IPv4 or IPv6 address as inet_ntop writes it ("::ffff:0:1" for "::FFFF:0.0.0.1");
+// nullopt when the text is neither.
+std::optional<std::string> canonical_address(const std::string& text) {
+  unsigned char bytes[sizeof(in6_addr)] = {};
+  char out[INET6_ADDRSTRLEN] = {};
+  for (const int family : {AF_INET, AF_INET6}) {
+    if (::inet_pton(family, text.c_str(), bytes) == 1 &&
+        ::inet_ntop(family, bytes, out, sizeof out) != nullptr) {
+      return std::string(out);
+    }
+  }
+  return std::nullopt;
+}
+
 void read_fetch(const Reader& reader, FetchConfig& fetch) {
   reader.read("fetch", "user_agent", fetch.user_agent);
   reader.read("fetch", "allow_private_networks", fetch.allow_private_networks);
@@ -195,6 +212,15 @@ void read_fetch(const Reader& reader, FetchConfig& fetch) {
   reader.read("fetch", "low_speed_bytes_per_second", fetch.low_speed_bytes_per_second);
   reader.read("fetch", "low_speed_seconds", fetch.low_speed_seconds);
   reader.read("fetch", "max_redirects", fetch.max_redirects);
+  reader.read("fetch", "allowed_private_addresses", fetch.allowed_private_addresses);
+  for (std::string& address : fetch.allowed_private_addresses) {
+    const auto canonical = canonical_address(address);
+    if (!canonical) {
+      reader.fail(reader.source_of("fetch", "allowed_private_addresses"),
+                  "fetch.allowed_private_addresses: \"" + address + "\" is not an IP address");
+    }
+    address = *canonical;
+  }
 }
 
 void read_crawl(const Reader& reader, CrawlConfig& crawl) {

@@ -132,7 +132,9 @@ curl_socket_t on_open_socket(void* user, curlsocktype, curl_sockaddr* address) {
       const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address->addr);
       inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
     }
-    if (net::is_non_public_address(text)) {
+    const auto& allowed = state->config->allowed_private_addresses;
+    if (net::is_non_public_address(text) &&
+        std::find(allowed.begin(), allowed.end(), std::string_view(text)) == allowed.end()) {
       state->refused_address = text[0] != '\0' ? text : "an unknown address";
       return CURL_SOCKET_BAD;
     }

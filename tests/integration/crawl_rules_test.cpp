@@ -1,7 +1,11 @@
 // The crawler's fetching rules, through the podcrawl binary against a loopback HTTP server and a
 // throwaway PostgreSQL database: moves, failures and backoff, bounds, concurrent crawls.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+
 #include <httplib.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include <atomic>
@@ -16,6 +20,8 @@
 
 namespace podcrawl {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::string small_feed(const std::string& title, const std::string& extra = "") {
   return "<?xml version=\"1.0\"?><rss version=\"2.0\" "
@@ -167,6 +173,49 @@ TEST_F(CrawlRules, ARedirectLoopFailsTheFeed) {
   EXPECT_NE(feed(server.url("/a.xml"))["last_error"].get<std::string>().find("redirects"),
             std::string::npos);
   EXPECT_EQ(server.count("/a.xml") + server.count("/b.xml"), 6); // the first request + 5 hops
+}
+
+// Without --allow-private-networks, loopback is refused; 127.0.0.2 is let through by
+// fetch.allowed_private_addresses only so that the first hop can be answered at all. Its
+// redirects to 127.0.0.1 (and to the same server by the name localhost) are refused at connect.
+TEST_F(CrawlRules, ARedirectToAPrivateAddressIsRefusedAtTheHop) {
+  testing::LoopbackServer allowed("127.0.0.2");
+  testing::LoopbackServer target;
+  target.serve_feed("/feed.xml", small_feed("Private"), "application/rss+xml", "\"p\"");
+  allowed.serve_feed("/direct.xml", small_feed("Direct"), "application/rss+xml", "\"d\"");
+  allowed.on_get("/to-loopback.xml", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect(target.url("/feed.xml"), 302);
+  });
+  allowed.on_get("/to-localhost.xml", [&](const httplib::Request&, httplib::Response& response) {
+    response.set_redirect("http://localhost:" + std::to_string(target.port()) + "/feed.xml", 301);
+  });
+  const fs::path config = m_dir.path() / "podcrawl.toml";
+  std::ofstream(config) << "[fetch]\nallowed_private_addresses = [\"127.0.0.2\"]\n";
+  const auto strict = [&](std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), {testing::podcrawl_binary(), "--config", config.string(),
+                                         "--database-url", m_database->url()});
+    return testing::run_process(arguments);
+  };
+  const std::vector<std::string> urls = {allowed.url("/direct.xml"),
+                                         allowed.url("/to-loopback.xml"),
+                                         allowed.url("/to-localhost.xml")};
+  std::vector<std::string> add_arguments = {"add", "--no-discover"};
+  add_arguments.insert(add_arguments.end(), urls.begin(), urls.end());
+  ASSERT_EQ(strict(add_arguments).status, 0);
+  const auto crawled = strict({"crawl"});
+  ASSERT_EQ(crawled.status, 0);
+  EXPECT_NE(crawled.out.find("1 fetched"), std::string::npos) << crawled.out;
+  EXPECT_NE(crawled.out.find("2 failed"), std::string::npos) << crawled.out;
+  EXPECT_EQ(target.count("/feed.xml"), 0); // never reached
+  EXPECT_EQ(feed(urls[0])["last_status"], 200);
+  for (const std::string& url : {urls[1], urls[2]}) {
+    SCOPED_TRACE(url);
+    const auto entry = feed(url);
+    EXPECT_NE(entry["last_error"].get<std::string>().find("refused to connect to non-public"),
+              std::string::npos)
+        << entry.dump();
+    EXPECT_EQ(entry["url"], url); // a refused 301 moves nothing
+  }
 }
 
 TEST_F(CrawlRules, ConcurrentCrawlsNeverFetchTheSameFeedTwice) {

@@ -10,7 +10,8 @@
 
 namespace podcrawl::testing {
 
-LoopbackServer::LoopbackServer() : m_server(std::make_unique<httplib::Server>()) {
+LoopbackServer::LoopbackServer(std::string address)
+    : m_server(std::make_unique<httplib::Server>()), m_address(std::move(address)) {
   // Recorded before routing, so a request is visible to the test before its response is sent.
   m_server->set_pre_routing_handler([this](const httplib::Request& request, httplib::Response&) {
     SeenRequest seen;
@@ -25,9 +26,9 @@ LoopbackServer::LoopbackServer() : m_server(std::make_unique<httplib::Server>())
     m_requests.push_back(std::move(seen));
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  m_port = m_server->bind_to_any_port("127.0.0.1");
+  m_port = m_server->bind_to_any_port(m_address);
   if (m_port <= 0) {
-    throw std::runtime_error("loopback server: cannot bind 127.0.0.1");
+    throw std::runtime_error("loopback server: cannot bind " + m_address);
   }
   // The socket listens from bind on, so clients connect (queued) before the thread accepts.
   m_thread = std::thread([this] { m_server->listen_after_bind(); });
@@ -67,7 +68,7 @@ void LoopbackServer::serve_feed(const std::string& path, std::string body, std::
 }
 
 std::string LoopbackServer::url(const std::string& path) const {
-  return "http://127.0.0.1:" + std::to_string(m_port) + path;
+  return "http://" + m_address + ":" + std::to_string(m_port) + path;
 }
 
 std::vector<SeenRequest> LoopbackServer::requests() const {

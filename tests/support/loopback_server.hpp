@@ -22,14 +22,15 @@ struct SeenRequest {
   std::map<std::string, std::string> headers; // names lower case
 };
 
-// A real HTTP server on 127.0.0.1 and an ephemeral port, running on its own thread until the
-// destructor. Handlers are registered before or after start; the constructor returns only once
-// the server accepts connections (no sleeps).
+// A real HTTP server on a loopback address (127.0.0.1 unless another of 127.0.0.0/8 is given)
+// and an ephemeral port, running on its own thread until the destructor. Handlers are registered
+// before or after start; the constructor returns only once the server accepts connections (no
+// sleeps).
 class LoopbackServer {
 public:
   using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
 
-  LoopbackServer();
+  explicit LoopbackServer(std::string address = "127.0.0.1");
   ~LoopbackServer();
   LoopbackServer(const LoopbackServer&) = delete;
   LoopbackServer& operator=(const LoopbackServer&) = delete;
@@ -42,7 +43,7 @@ public:
                   std::string etag);
 
   int port() const { return m_port; }
-  // "http://127.0.0.1:<port><path>"
+  // "http://<address>:<port><path>"
   std::string url(const std::string& path) const;
   // Every request received so far, in order.
   std::vector<SeenRequest> requests() const;
@@ -50,6 +51,7 @@ public:
 
 private:
   std::unique_ptr<httplib::Server> m_server;
+  std::string m_address;
   std::thread m_thread;
   int m_port = 0;
   mutable std::mutex m_mutex;

@@ -12,6 +12,9 @@ namespace podcrawl::core {
 struct FetchConfig {
   std::string user_agent = "podcrawl/" PODCRAWL_VERSION " (+https://github.com/podcrawl/podcrawl)";
   bool allow_private_networks = false;
+  // Non-public addresses fetched even so (an internal feed server, say), each in the text
+  // inet_ntop writes ("10.0.0.5", "fd00::1"); every other non-public address stays refused.
+  std::vector<std::string> allowed_private_addresses;
   std::int64_t max_body_bytes = 32 * 1024 * 1024; // after decompression
   long connect_timeout_seconds = 10;
   long total_timeout_seconds = 60;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "podcrawl/core/error.hpp"
 #include "support/temp_dir.hpp"
 
@@ -99,6 +101,8 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
        "2: crawl.min_refresh_seconds (7200) exceeds crawl.max_refresh_seconds (3600)"},
       {"[crawl]\nmax_refresh_seconds = 600\n",
        "2: crawl.min_refresh_seconds (900) exceeds crawl.max_refresh_seconds (600)"},
+      {"[fetch]\nallowed_private_addresses = [\"10.0.0.5\",\n  \"intranet\"]\n",
+       "2: fetch.allowed_private_addresses: \"intranet\" is not an IP address"},
       // not TOML
       {"[fetch]\nmax_body_bytes = 1\n[crawl\n", "3: "},
       {"[fetch]\nuser_agent = \"unterminated\n", "2: "},
@@ -121,6 +125,21 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
       }
     }
   }
+}
+
+} // namespace
+} // namespace podcrawl::core
+
+namespace podcrawl::core {
+namespace {
+
+TEST(LoadConfig, WritesAllowedPrivateAddressesAsInetNtopDoes) {
+  const testing::TempDir dir;
+  const auto file = dir.path() / "podcrawl.toml";
+  std::ofstream(file) << "[fetch]\nallowed_private_addresses = [\"10.0.0.5\", \"FD00:0:0::1\", "
+                         "\"::ffff:127.0.0.2\"]\n";
+  EXPECT_EQ(load_config(file).fetch.allowed_private_addresses,
+            (std::vector<std::string>{"10.0.0.5", "fd00::1", "::ffff:127.0.0.2"}));
 }
 
 } // namespace
