@@ -31,8 +31,9 @@ constexpr int k_max_claim_batch = 256;
 // Fetched feeds waiting for a worker, per worker: bounds memory whatever the crawl list's size.
 constexpr std::size_t k_queue_per_worker = 4;
 
-// A feed is leased for longer than any single fetch may take, so a crashed crawler's claims
-// expire on their own.
+// A feed is leased for longer than any single fetch may take. (A crawler that dies frees its
+// claims sooner: a lease also ends with the claiming connection, which `claims` holds for the
+// whole run.)
 std::int64_t lease_seconds(const core::FetchConfig& fetch) {
   return (fetch.total_timeout_seconds + fetch.connect_timeout_seconds) * (fetch.max_redirects + 1) +
          60;

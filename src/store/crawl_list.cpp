@@ -139,20 +139,25 @@ std::vector<FeedRecord> Database::claim_due_feeds(int limit, bool all, std::int6
   return guarded(m_impl->redacted_url, "claim due feeds", [&] {
     pqxx::work txn(m_impl->connection);
     // SKIP LOCKED passes over feeds another crawler is claiming right now; the lease keeps
-    // them away from crawlers that come after its commit. With all, the caller walks the list
-    // by id, so a run reaches every feed exactly once whatever it fetches meanwhile.
+    // them away from crawlers that come after its commit. A lease ends at lease_until, or as
+    // soon as the connection that took it is gone (its server process left pg_stat_activity):
+    // a killed crawler's feeds are free for the next crawl at once. With all, the caller walks
+    // the list by id, so a run reaches every feed exactly once whatever it fetches meanwhile.
     const auto result = txn.exec_params(
         "WITH due AS ("
         "  SELECT id FROM feeds"
         "  WHERE status IN ('active', 'failing')"
         "    AND (CASE WHEN $2::boolean THEN id > $5::bigint"
         "         ELSE next_fetch_at IS NULL OR next_fetch_at <= to_timestamp($3::bigint) END)"
-        "    AND (lease_until IS NULL OR lease_until < to_timestamp($3::bigint))"
+        "    AND (lease_until IS NULL OR lease_until < to_timestamp($3::bigint)"
+        "         OR (lease_holder IS NOT NULL AND lease_holder NOT IN ("
+        "             SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)))"
         "  ORDER BY CASE WHEN $2::boolean THEN NULL ELSE next_fetch_at END NULLS FIRST, id"
         "  LIMIT $1::integer"
         "  FOR UPDATE SKIP LOCKED"
         "), claimed AS ("
-        "  UPDATE feeds f SET lease_until = to_timestamp($3::bigint + $4::bigint)"
+        "  UPDATE feeds f SET lease_until = to_timestamp($3::bigint + $4::bigint),"
+        "   lease_holder = pg_backend_pid()"
         "  FROM due WHERE f.id = due.id RETURNING f.*"
         ") SELECT " +
             k_feed_columns +

@@ -8,11 +8,24 @@
 namespace podcrawl::store {
 namespace {
 
-std::string without_trailing_newlines(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
-    text.pop_back();
+// libpq's messages span lines ("server closed the connection unexpectedly\n\tThis probably
+// means..."): their lines, trimmed, joined with "; ", so an error stays one line of a log.
+std::string one_line(const std::string& text) {
+  std::string joined;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find_first_of("\r\n", start);
+    if (end == std::string::npos) {
+      end = text.size();
+    }
+    const std::size_t first = text.find_first_not_of(" \t", start);
+    const std::size_t last = text.find_last_not_of(" \t", end == 0 ? 0 : end - 1);
+    if (first != std::string::npos && first < end && last != std::string::npos && last >= first) {
+      joined += (joined.empty() ? "" : "; ") + text.substr(first, last - first + 1);
+    }
+    start = end + 1;
   }
-  return text;
+  return joined;
 }
 
 } // namespace
@@ -25,14 +38,13 @@ void rethrow_as_environment_error(const std::string& redacted_url, const char* o
     throw;
   } catch (const pqxx::broken_connection& error) {
     throw core::EnvironmentError("database " + redacted_url + " unreachable (" + operation +
-                                 "): " + without_trailing_newlines(error.what()));
+                                 "): " + one_line(error.what()));
   } catch (const pqxx::sql_error& error) {
     throw core::EnvironmentError("database " + redacted_url + " failed (" + operation +
-                                 ", SQLSTATE " + error.sqlstate() +
-                                 "): " + without_trailing_newlines(error.what()));
+                                 ", SQLSTATE " + error.sqlstate() + "): " + one_line(error.what()));
   } catch (const pqxx::failure& error) {
     throw core::EnvironmentError("database " + redacted_url + " failed (" + operation +
-                                 "): " + without_trailing_newlines(error.what()));
+                                 "): " + one_line(error.what()));
   }
 }
 
@@ -41,7 +53,7 @@ Database::Database(const std::string& url) {
     m_impl = std::make_unique<Impl>(url);
   } catch (const pqxx::failure& error) {
     throw core::EnvironmentError("cannot connect to database " + redact_database_url(url) + ": " +
-                                 without_trailing_newlines(error.what()));
+                                 one_line(error.what()));
   }
 }
 

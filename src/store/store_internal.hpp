@@ -58,7 +58,7 @@ std::string bounded_text(std::string_view text, std::size_t max_bytes);
 
 // For the crawl's writes: commit without waiting for the WAL flush. A crash may lose the last
 // fraction of a second of them (never consistency), and a lost save is only a feed fetched again
-// once its lease expires; waiting for the disk on every feed would bound a crawl by fsyncs.
+// by a later crawl; waiting for the disk on every feed would bound a crawl by fsyncs.
 inline void commit_without_flush_wait(pqxx::work& txn) {
   txn.exec("SET LOCAL synchronous_commit = off");
 }

@@ -114,9 +114,14 @@ ChildProcess::ChildProcess(const std::vector<std::string>& arguments) {
 }
 
 ChildProcess::~ChildProcess() {
-  if (!m_result) {
-    kill();
+  if (m_result) {
+    return;
+  }
+  kill();
+  try {
     wait_for(std::chrono::hours(1));
+  } catch (const std::exception&) {
+    // Left unreaped; a throwing destructor would be worse.
   }
 }
 

@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <pqxx/pqxx>
+
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -100,6 +102,30 @@ TEST_F(CrawlListTest, ClaimOnAnotherConnectionSkipsLeasedFeeds) {
   EXPECT_TRUE(other.claim_due_feeds(5, true, k_now, k_lease).empty());
 }
 
+TEST_F(CrawlListTest, ALeaseEndsWhenTheConnectionThatTookItCloses) {
+  // Regression: a killed crawler's feeds stayed leased until lease_until (minutes), so the next
+  // crawl skipped them.
+  listed_feed("https://a.example/1");
+  listed_feed("https://a.example/2");
+  int holder = 0;
+  {
+    Database crawler(url());
+    ASSERT_EQ(crawler.claim_due_feeds(10, false, k_now, k_lease).size(), 2u);
+    EXPECT_TRUE(db().claim_due_feeds(10, false, k_now, k_lease).empty());
+    pqxx::connection connection(url());
+    pqxx::nontransaction txn(connection);
+    holder = txn.exec("SELECT DISTINCT lease_holder FROM feeds")[0][0].as<int>();
+  }
+  // The closed connection's server process ends on its own; wait until it has.
+  pqxx::connection connection(url());
+  pqxx::nontransaction txn(connection);
+  txn.exec_params(
+      "SELECT pg_terminate_backend($1, 10000)"
+      " FROM pg_stat_activity WHERE pid = $1",
+      holder);
+  EXPECT_EQ(db().claim_due_feeds(10, false, k_now, k_lease).size(), 2u);
+}
+
 TEST_F(CrawlListTest, ConcurrentClaimersNeverHandOutAFeedTwice) {
   constexpr int k_feeds = 40;
   for (int i = 0; i < k_feeds; ++i) {
@@ -107,8 +133,12 @@ TEST_F(CrawlListTest, ConcurrentClaimersNeverHandOutAFeedTwice) {
   }
   std::mutex mutex;
   std::vector<std::int64_t> claimed;
-  const auto crawler = [&] {
-    Database connection(url());
+  // Each claimer's connection stays open until all are done, as a crawler's does while it works
+  // on what it claimed (a lease ends with its connection).
+  Database first(url());
+  Database second(url());
+  Database third(url());
+  const auto crawler = [&](Database& connection) {
     for (;;) {
       const auto batch = connection.claim_due_feeds(3, false, k_now, k_lease);
       if (batch.empty()) {
@@ -120,9 +150,9 @@ TEST_F(CrawlListTest, ConcurrentClaimersNeverHandOutAFeedTwice) {
       }
     }
   };
-  std::thread a(crawler);
-  std::thread b(crawler);
-  std::thread c(crawler);
+  std::thread a(crawler, std::ref(first));
+  std::thread b(crawler, std::ref(second));
+  std::thread c(crawler, std::ref(third));
   a.join();
   b.join();
   c.join();
