@@ -60,6 +60,15 @@ std::optional<std::int64_t> stored_time(std::optional<std::int64_t> t) {
   return t;
 }
 
+// Runs the statement prepared under `name` on this connection: libpqxx prepares it on first use
+// (and again after a reconnect), so the statements every save runs are parsed and planned once
+// per connection instead of once per feed.
+template <typename... Args>
+pqxx::result exec_named(pqxx::work& txn, const char* name, const std::string& sql, Args&&... args) {
+  txn.conn().prepare(name, sql); // a no-op once registered with the same text
+  return txn.exec_prepared(name, std::forward<Args>(args)...);
+}
+
 // base, else base-2, base-3, ... whichever is not taken.
 std::string unique_slug(const std::string& base, const std::set<std::string>& taken) {
   if (!taken.contains(base)) {
@@ -88,12 +97,12 @@ struct FeedRow {
 };
 
 FeedRow lock_feed(pqxx::work& txn, std::int64_t feed_id) {
-  const auto rows = txn.exec_params(
+  static const std::string k_sql =
       "SELECT set_config('synchronous_commit', 'off', true), f.status, f.url,"
       " (SELECT s.id FROM shows s WHERE s.id = coalesce(f.show_id,"
       "   (SELECT o.id FROM shows o WHERE o.feed_id = f.id)) FOR UPDATE)"
-      " FROM feeds f WHERE f.id = $1 FOR UPDATE OF f",
-      feed_id);
+      " FROM feeds f WHERE f.id = $1 FOR UPDATE OF f";
+  const auto rows = exec_named(txn, "podcrawl_lock_feed", k_sql, feed_id);
   if (rows.empty()) {
     throw core::EnvironmentError("feed " + std::to_string(feed_id) + " is not listed");
   }
@@ -188,7 +197,9 @@ void write_categories(pqxx::work& txn, std::int64_t show_id, const std::string& 
   static const std::string k_sql = "WITH" + category_ctes("$1::bigint", "$2") +
                                    " SELECT count(*) FILTER (WHERE id IS NULL) FROM ids";
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (txn.exec_params1(k_sql, show_id, names)[0].as<std::int64_t>() == 0) {
+    if (exec_named(txn, "podcrawl_write_categories", k_sql, show_id, names)
+            .at(0)[0]
+            .as<std::int64_t>() == 0) {
       return;
     }
   }
@@ -252,9 +263,10 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "    title, extract(epoch FROM published)::bigint, duration_seconds) ORDER BY id), '[]')"
       "   FROM episodes WHERE show_id = $1)";
   const auto row =
-      txn.exec_params1(k_sql, show_id, v.title, v.link, v.description, v.language, v.image,
-                       v.author, v.explicit_content, v.podcast_guid, v.new_feed_url,
-                       v.identity_guid, active, feed_id, now, categories, v.itunes, v.podcast);
+      exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link, v.description,
+                 v.language, v.image, v.author, v.explicit_content, v.podcast_guid, v.new_feed_url,
+                 v.identity_guid, active, feed_id, now, categories, v.itunes, v.podcast)
+          .at(0);
   if (row[0].is_null()) {
     throw core::EnvironmentError("show " + std::to_string(show_id) + " vanished while saving");
   }
@@ -277,7 +289,7 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
     }
     // The first candidate no show has; if another crawler takes it meanwhile, ON CONFLICT
     // leaves nothing inserted and the next round looks again.
-    const auto inserted = txn.exec_params(
+    static const std::string k_insert =
         "INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
         " explicit, podcast_guid, new_feed_url, identity_guid, active, itunes, podcast,"
         " added_at, updated_at)"
@@ -286,10 +298,11 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
         " FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY AS c(slug, ordinality)"
         " WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)"
         " ORDER BY c.ordinality LIMIT 1"
-        " ON CONFLICT (slug) DO NOTHING RETURNING id, slug",
-        feed_id, candidates.dump(), v.title, v.link, v.description, v.language, v.image, v.author,
-        v.explicit_content, v.podcast_guid, v.new_feed_url, v.identity_guid, active, now, v.itunes,
-        v.podcast);
+        " ON CONFLICT (slug) DO NOTHING RETURNING id, slug";
+    const auto inserted = exec_named(
+        txn, "podcrawl_insert_show", k_insert, feed_id, candidates.dump(), v.title, v.link,
+        v.description, v.language, v.image, v.author, v.explicit_content, v.podcast_guid,
+        v.new_feed_url, v.identity_guid, active, now, v.itunes, v.podcast);
     if (!inserted.empty()) {
       slug = inserted[0][1].as<std::string>();
       return inserted[0][0].as<std::int64_t>();
@@ -310,14 +323,19 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
 StoredShowRow attach_or_insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues& v,
                                     const std::string& categories, bool active, std::int64_t now) {
   // Serializes only feeds of the same podcast looking for their show at the same moment.
-  txn.exec_params("SELECT pg_advisory_xact_lock($1::bigint)",
-                  static_cast<std::int64_t>(core::fnv1a_64("show identity " + v.identity_guid)));
-  const auto existing = txn.exec_params(
+  // Two statements: the lookup needs a snapshot taken after the lock is granted, so that it sees
+  // the show a feed of the same podcast may have just committed.
+  static const std::string k_lock = "SELECT pg_advisory_xact_lock($1::bigint)";
+  static const std::string k_find =
       "SELECT id FROM shows WHERE identity_guid = $1 AND identity_guid <> ''"
-      " ORDER BY id LIMIT 1 FOR UPDATE",
-      v.identity_guid);
-  if (!existing.empty()) {
-    return save_show(txn, existing[0][0].as<std::int64_t>(), feed_id, v, categories, active, now);
+      " ORDER BY id LIMIT 1 FOR UPDATE";
+  exec_named(txn, "podcrawl_lock_show_identity", k_lock,
+             static_cast<std::int64_t>(core::fnv1a_64("show identity " + v.identity_guid)));
+  const auto found = exec_named(txn, "podcrawl_find_show", k_find, v.identity_guid);
+  const auto existing =
+      found.empty() ? std::nullopt : std::optional(found[0][0].as<std::int64_t>());
+  if (existing) {
+    return save_show(txn, *existing, feed_id, v, categories, active, now);
   }
   StoredShowRow stored;
   stored.id = insert_show(txn, feed_id, v, active, now, stored.slug);
@@ -479,7 +497,8 @@ void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       "    OR EXISTS (SELECT 1 FROM added) OR EXISTS (SELECT 1 FROM vanished)) RETURNING 1),"
       " state AS ("
       "  UPDATE feeds SET status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
-      "  failures = 0, last_status = $5, last_error = '', etag = $6, last_modified = $7,"
+      "  failures = 0, failure_score = 0, last_status = $5, last_error = '', etag = $6,"
+      "  last_modified = $7,"
       "  content_hash = $8, last_fetch_at = to_timestamp($3::bigint),"
       "  next_fetch_at = to_timestamp($9::bigint), lease_until = NULL, show_id = $1"
       "  WHERE id = $4 RETURNING id)"
@@ -487,11 +506,10 @@ void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       " SELECT id, to_timestamp($3::bigint), 'ok', $5, $10 FROM state";
   const std::string episodes_json =
       batch.episodes.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  txn.exec_params(k_sql, show_id, episodes_json, now, feed_id, meta.http_status,
-                  bounded_text(meta.etag, k_max_error_bytes),
-                  bounded_text(meta.last_modified, k_max_error_bytes),
-                  bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at,
-                  batch.new_episodes);
+  exec_named(txn, "podcrawl_write_episodes", k_sql, show_id, episodes_json, now, feed_id,
+             meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
+             bounded_text(meta.last_modified, k_max_error_bytes),
+             bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at, batch.new_episodes);
 }
 
 } // namespace
