@@ -17,6 +17,7 @@ nlohmann::json to_json(const store::FeedRecord& feed) {
           {"last_status", feed.last_status ? nlohmann::json(*feed.last_status) : nullptr},
           {"last_error", nullable(feed.last_error)},
           {"failures", feed.failures},
+          {"failure_score", feed.failure_score},
           {"show_slug", nullable(feed.show_slug)}};
 }
 

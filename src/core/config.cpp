@@ -44,6 +44,7 @@ constexpr KnownKey k_known_keys[] = {
     {"crawl", "max_refresh_seconds", Kind::positive_integer},
     {"crawl", "backoff_base_seconds", Kind::positive_integer},
     {"crawl", "backoff_ceiling_seconds", Kind::positive_integer},
+    {"crawl", "failing_score", Kind::positive_integer},
     {"crawl", "max_episodes_per_feed", Kind::positive_integer},
     {"render", "locales", Kind::string_list},
     {"render", "site_url", Kind::string},
@@ -231,6 +232,7 @@ void read_crawl(const Reader& reader, CrawlConfig& crawl) {
   reader.read("crawl", "max_refresh_seconds", crawl.max_refresh_seconds);
   reader.read("crawl", "backoff_base_seconds", crawl.backoff_base_seconds);
   reader.read("crawl", "backoff_ceiling_seconds", crawl.backoff_ceiling_seconds);
+  reader.read("crawl", "failing_score", crawl.failing_score);
   reader.read("crawl", "max_episodes_per_feed", crawl.max_episodes_per_feed);
   if (crawl.min_refresh_seconds > crawl.max_refresh_seconds) {
     const auto& min_source = reader.source_of("crawl", "min_refresh_seconds");

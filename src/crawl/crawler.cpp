@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -30,6 +31,36 @@ namespace {
 constexpr int k_max_claim_batch = 256;
 // Fetched feeds waiting for a worker, per worker: bounds memory whatever the crawl list's size.
 constexpr std::size_t k_queue_per_worker = 4;
+
+// One row of the failure weights: outcome, HTTP status range (inclusive), weight.
+struct WeightRule {
+  fetch::FetchOutcome outcome;
+  int first_status;
+  int last_status;
+  int weight;
+};
+
+// The weight of a failure is how little the next try is likely to change: 1 for what usually
+// passes by itself (network errors and timeouts, 408, 429, 5xx), 2 for what the publisher has to
+// fix but may be passing (a document that is not a feed or is malformed, a body over the cap, a
+// redirect loop or unsupported encoding, any other status), 3 for a URL that is wrong or closed
+// to podcrawl (404, 401, 403, an address the policy refuses, 410). The first matching row wins.
+constexpr WeightRule k_failure_weights[] = {
+    {fetch::FetchOutcome::network_error, 0, 999, 1}, // DNS, connect, TLS, timeout, cut short
+    {fetch::FetchOutcome::http_error, 408, 408, 1},  // Request Timeout
+    {fetch::FetchOutcome::http_error, 429, 429, 1},  // Too Many Requests
+    {fetch::FetchOutcome::http_error, 500, 599, 1},
+    {fetch::FetchOutcome::http_error, 401, 401, 3},
+    {fetch::FetchOutcome::http_error, 403, 403, 3},
+    {fetch::FetchOutcome::http_error, 404, 404, 3},
+    {fetch::FetchOutcome::http_error, 0, 999, 2}, // redirect loop, encoding, other 4xx, odd 3xx
+    {fetch::FetchOutcome::ok, 0, 999, 2},         // arrived, but not a feed or malformed
+    {fetch::FetchOutcome::too_large, 0, 999, 2},
+    {fetch::FetchOutcome::refused, 0, 999, 3},
+    {fetch::FetchOutcome::gone, 0, 999, 3},
+};
+// Anything the table does not name.
+constexpr int k_default_failure_weight = 2;
 
 // A feed is leased for longer than any single fetch may take. (A crawler that dies frees its
 // claims sooner: a lease also ends with the claiming connection, which `claims` holds for the
@@ -305,14 +336,20 @@ void Run::store_fetched(store::Database& database, const Job& job) {
 void Run::fail(store::Database& database, const store::FeedRecord& feed,
                const fetch::FetchResult& result, const std::string& error) {
   const std::int64_t now = core::now();
-  std::int64_t wait = backoff_seconds(feed.failures + 1, m_config.crawl, jitter());
+  store::FetchFailure failure;
+  failure.http_status = result.http_status > 0 ? std::optional(result.http_status) : std::nullopt;
+  failure.error = error;
+  failure.gone = result.outcome == fetch::FetchOutcome::gone;
+  failure.weight = failure_weight(result.outcome, result.http_status);
+  failure.failing_score = m_config.crawl.failing_score;
+  // The feed is leased to this run, so the score it was claimed with is still its score.
+  const auto score = static_cast<int>(std::min<std::int64_t>(
+      std::int64_t{feed.failure_score} + failure.weight, std::numeric_limits<int>::max()));
+  std::int64_t wait = backoff_seconds(score, m_config.crawl, jitter());
   if (result.retry_after_seconds) {
     wait = std::clamp(*result.retry_after_seconds, wait, m_config.crawl.backoff_ceiling_seconds);
   }
-  const std::optional<int> status =
-      result.http_status > 0 ? std::optional(result.http_status) : std::nullopt;
-  database.record_failure(feed.id, status, error, result.outcome == fetch::FetchOutcome::gone, now,
-                          now + wait);
+  database.record_failure(feed.id, failure, now, now + wait);
   count(&CrawlSummary::failed);
   spdlog::warn("{}: {}", net::redact(feed.url), error);
 }
@@ -329,8 +366,18 @@ double Run::jitter() {
 
 } // namespace
 
-std::int64_t backoff_seconds(int failures, const core::CrawlConfig& config, double jitter) {
-  const int exponent = std::clamp(failures - 1, 0, 40);
+int failure_weight(fetch::FetchOutcome outcome, int http_status) {
+  for (const auto& rule : k_failure_weights) {
+    if (rule.outcome == outcome && http_status >= rule.first_status &&
+        http_status <= rule.last_status) {
+      return rule.weight;
+    }
+  }
+  return k_default_failure_weight;
+}
+
+std::int64_t backoff_seconds(int score, const core::CrawlConfig& config, double jitter) {
+  const int exponent = std::clamp(score - 1, 0, 40);
   const double raw = static_cast<double>(config.backoff_base_seconds) * std::ldexp(1.0, exponent);
   const double capped = std::min(raw, static_cast<double>(config.backoff_ceiling_seconds));
   const double spread = capped * 0.25 * std::clamp(jitter, 0.0, 1.0);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,7 @@ const std::string k_feed_columns =
     "f.id, f.url, f.status,"
     " extract(epoch FROM f.last_fetch_at)::bigint, extract(epoch FROM f.next_fetch_at)::bigint,"
     " f.last_status, f.last_error, f.failures, coalesce(s.slug, ''), f.etag, f.last_modified,"
-    " f.content_hash";
+    " f.content_hash, f.failure_score";
 
 FeedRecord feed_from_row(const pqxx::row& row) {
   FeedRecord feed;
@@ -28,6 +29,7 @@ FeedRecord feed_from_row(const pqxx::row& row) {
   feed.etag = row[9].as<std::string>();
   feed.last_modified = row[10].as<std::string>();
   feed.content_hash = row[11].as<std::string>();
+  feed.failure_score = row[12].as<int>();
   return feed;
 }
 
@@ -70,7 +72,7 @@ AddOutcome Database::add_feed(const std::string& url, std::int64_t now) {
     AddOutcome outcome = AddOutcome::added;
     if (inserted.empty()) {
       const auto revived = txn.exec_params(
-          "UPDATE feeds SET status = 'active', failures = 0, last_error = '',"
+          "UPDATE feeds SET status = 'active', failures = 0, failure_score = 0, last_error = '',"
           " next_fetch_at = NULL, lease_until = NULL, content_hash = ''"
           " WHERE url = $1 AND status IN ('removed', 'gone') RETURNING id",
           url);
@@ -197,7 +199,7 @@ void Database::record_unchanged_fetch(std::int64_t feed_id, const FetchMeta& met
         "  etag = CASE WHEN $7::boolean THEN etag ELSE $5 END,"
         "  last_modified = CASE WHEN $7::boolean THEN last_modified ELSE $6 END,"
         "  status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
-        "  failures = 0, last_error = ''"
+        "  failures = 0, failure_score = 0, last_error = ''"
         "  WHERE id = $1 RETURNING id)"
         " INSERT INTO fetches (feed_id, fetched_at, outcome, http_status)"
         " SELECT id, to_timestamp($2::bigint), $8, $4 FROM state, durability",
@@ -206,28 +208,33 @@ void Database::record_unchanged_fetch(std::int64_t feed_id, const FetchMeta& met
   });
 }
 
-void Database::record_failure(std::int64_t feed_id, std::optional<int> http_status,
-                              const std::string& error, bool gone, std::int64_t now,
+void Database::record_failure(std::int64_t feed_id, const FetchFailure& failure, std::int64_t now,
                               std::int64_t next_fetch_at) {
-  const std::string message = bounded_text(error, k_max_error_bytes);
+  const std::string message = bounded_text(failure.error, k_max_error_bytes);
+  const bool gone = failure.gone;
+  const int weight = std::max(failure.weight, 0);
   guarded(m_impl->redacted_url, "record failure", [&] {
     pqxx::work txn(m_impl->connection);
     commit_without_flush_wait(txn);
     txn.exec_params(
         "UPDATE feeds SET failures = failures + 1,"
+        " failure_score = least(failure_score::bigint + $7::integer, 2147483647),"
         " status = CASE WHEN status = 'removed' THEN status"
-        "               WHEN $5::boolean THEN 'gone' ELSE 'failing' END,"
+        "               WHEN $5::boolean THEN 'gone'"
+        "               WHEN failure_score::bigint + $7::integer >= $8::integer THEN 'failing'"
+        "               ELSE 'active' END,"
         " last_status = $2::integer, last_error = $3, last_fetch_at = to_timestamp($4::bigint),"
         " next_fetch_at = to_timestamp($6::bigint), lease_until = NULL"
         " WHERE id = $1",
-        feed_id, http_status, message, now, gone, next_fetch_at);
+        feed_id, failure.http_status, message, now, gone, next_fetch_at, weight,
+        failure.failing_score);
     if (gone) {
       release_show(txn, feed_id);
     }
     txn.exec_params(
         "INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, error)"
         " VALUES ($1, to_timestamp($2::bigint), $3, $4::integer, $5)",
-        feed_id, now, gone ? "gone" : "failed", http_status, message);
+        feed_id, now, gone ? "gone" : "failed", failure.http_status, message);
     txn.commit();
   });
 }

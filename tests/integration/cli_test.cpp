@@ -100,8 +100,8 @@ TEST_F(CliDatabase, AddNormalizesAndDeduplicates) {
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[0]["url"], "http://example.com/feed.xml");
   EXPECT_EQ(list[0]["status"], "active");
-  for (const char* key :
-       {"last_fetch_at", "next_fetch_at", "last_status", "last_error", "failures", "show_slug"}) {
+  for (const char* key : {"last_fetch_at", "next_fetch_at", "last_status", "last_error", "failures",
+                          "failure_score", "show_slug"}) {
     EXPECT_TRUE(list[0].contains(key)) << key;
   }
 }

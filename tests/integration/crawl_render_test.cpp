@@ -212,8 +212,11 @@ TEST_F(CrawlRender, PrivateAddressesAreRefusedByDefault) {
   EXPECT_EQ(server.count("/tech.xml"), 0);
   const auto list = nlohmann::json::parse(run({"list", "--json"}).out);
   ASSERT_EQ(list.size(), 1u);
-  EXPECT_EQ(list[0]["status"], "failing");
+  // A refused address weighs 3, below the default failing score of 4: the feed stays active,
+  // with the refusal as its last error.
+  EXPECT_EQ(list[0]["status"], "active");
   EXPECT_EQ(list[0]["failures"], 1);
+  EXPECT_EQ(list[0]["failure_score"], 3);
   EXPECT_NE(list[0]["last_error"].get<std::string>().find("non-public"), std::string::npos);
 }
 

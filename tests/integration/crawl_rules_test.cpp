@@ -112,17 +112,45 @@ TEST_F(CrawlRules, RepeatedFailuresBackOffFurtherEachTime) {
   });
   add({server.url("/broken.xml")});
   std::vector<std::int64_t> waits;
-  for (int i = 0; i < 3; ++i) {
+  // A 500 weighs 1: the feed stays active (with its error) until its score reaches the default
+  // failing score of 4.
+  for (int i = 0; i < 4; ++i) {
     ASSERT_EQ(run({"crawl", "--all"}).status, 0);
     const auto entry = feed(server.url("/broken.xml"));
     EXPECT_EQ(entry["failures"], i + 1);
+    EXPECT_EQ(entry["failure_score"], i + 1);
+    EXPECT_EQ(entry["status"], i + 1 < 4 ? "active" : "failing");
     EXPECT_EQ(entry["last_status"], 500);
     EXPECT_EQ(entry["last_error"], "HTTP 500");
     waits.push_back(seconds_between(entry));
   }
   EXPECT_LT(waits[0], waits[1]);
   EXPECT_LT(waits[1], waits[2]);
-  EXPECT_EQ(server.count("/broken.xml"), 3);
+  EXPECT_LT(waits[2], waits[3]);
+  EXPECT_EQ(server.count("/broken.xml"), 4);
+}
+
+TEST_F(CrawlRules, AMissingFeedFailsSoonerAndWaitsLongerThanABrokenServer) {
+  testing::LoopbackServer server;
+  server.on_get("/broken.xml", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 500;
+  });
+  server.on_get("/missing.xml", [](const httplib::Request&, httplib::Response& response) {
+    response.status = 404;
+  });
+  add({server.url("/broken.xml"), server.url("/missing.xml")});
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(run({"crawl", "--all"}).status, 0);
+  }
+  const auto broken = feed(server.url("/broken.xml"));
+  const auto missing = feed(server.url("/missing.xml"));
+  EXPECT_EQ(broken["failure_score"], 2);
+  EXPECT_EQ(broken["status"], "active");
+  EXPECT_EQ(missing["failure_score"], 6);
+  EXPECT_EQ(missing["status"], "failing");
+  EXPECT_EQ(missing["last_status"], 404);
+  // Score 6 waits at least 3/4 of base * 2^5; score 2 at most base * 2.
+  EXPECT_GT(seconds_between(missing), seconds_between(broken));
 }
 
 TEST_F(CrawlRules, RetryAfterPostponesTheNextFetch) {
@@ -152,7 +180,8 @@ TEST_F(CrawlRules, BodiesOverTheCapFailEvenWhenTheyArriveCompressed) {
   ASSERT_EQ(run({"--config", config.string(), "crawl"}).status, 0);
   for (const char* path : {"/big.xml", "/bomb.xml"}) {
     const auto entry = feed(server.url(path));
-    EXPECT_EQ(entry["status"], "failing") << path;
+    EXPECT_EQ(entry["status"], "active") << path; // one failure weighing 2, below failing_score
+    EXPECT_EQ(entry["failure_score"], 2) << path;
     EXPECT_NE(entry["last_error"].get<std::string>().find("larger than 50000"), std::string::npos)
         << path;
   }

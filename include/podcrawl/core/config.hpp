@@ -31,6 +31,7 @@ struct CrawlConfig {
   std::int64_t max_refresh_seconds = 86400;         // never later, however rarely
   std::int64_t backoff_base_seconds = 900;          // first retry after a failure
   std::int64_t backoff_ceiling_seconds = 7 * 86400; // longest wait between retries
+  int failing_score = 4; // failure score at which a feed shows as failing
   int max_episodes_per_feed = 5000;
 };
 

@@ -7,6 +7,7 @@
 
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/feed/model.hpp"
+#include "podcrawl/fetch/fetcher.hpp"
 
 namespace podcrawl::crawl {
 
@@ -37,10 +38,15 @@ using Progress = std::function<void(const CrawlSummary&)>;
 CrawlSummary run_crawl(const std::string& database_url, const core::Config& config,
                        const CrawlOptions& options, const Progress& progress);
 
-// Seconds to wait before retrying a feed after `failures` consecutive failures (>= 1):
-// base * 2^(failures-1), capped at the ceiling, then spread by jitter in [0, 1) over its last
-// quarter so that feeds failing together do not retry together.
-std::int64_t backoff_seconds(int failures, const core::CrawlConfig& config, double jitter);
+// What one failed fetch adds to its feed's failure score: the weight of its kind. `outcome` is
+// the fetch's; `ok` stands for a document that arrived but did not parse (not a feed, or
+// malformed), and http_status is the response's (0 when none arrived). Always >= 1.
+int failure_weight(fetch::FetchOutcome outcome, int http_status);
+
+// Seconds to wait before retrying a feed whose failure score is `score` (>= 1) after its latest
+// failure: base * 2^(score-1), capped at the ceiling, then spread by jitter in [0, 1) over its
+// last quarter so that feeds failing together do not retry together.
+std::int64_t backoff_seconds(int score, const core::CrawlConfig& config, double jitter);
 
 // Seconds until a show that just parsed is due again: the median gap between its latest dated
 // episodes (up to 10), clamped to [min_refresh_seconds, max_refresh_seconds];

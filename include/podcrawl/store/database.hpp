@@ -78,9 +78,10 @@ public:
   // category row.
   SaveOutcome record_success(std::int64_t feed_id, const FetchMeta& meta, const feed::Show& show,
                              std::int64_t now, std::int64_t next_fetch_at);
-  // A failed fetch or parse: failures+1, status failing (or gone when gone=true).
-  void record_failure(std::int64_t feed_id, std::optional<int> http_status,
-                      const std::string& error, bool gone, std::int64_t now,
+  // A failed fetch or parse: failures+1 and the failure score + failure.weight; the status
+  // becomes gone when failure.gone, else failing once the score reaches failure.failing_score
+  // and active below it. The HTTP status and error are kept for `list` either way.
+  void record_failure(std::int64_t feed_id, const FetchFailure& failure, std::int64_t now,
                       std::int64_t next_fetch_at);
   // A permanent move (301/308, itunes:new-feed-url): the feed's URL becomes new_url, and the old
   // URL stays as an alias. When another feed already has new_url, this feed is merged into it:

@@ -26,10 +26,20 @@ struct FeedRecord {
   std::optional<int> last_status; // HTTP status of the last fetch
   std::string last_error;
   int failures = 0;      // consecutive
+  int failure_score = 0; // weighted failures since the last success
   std::string show_slug; // empty until the feed first parsed
   std::string etag;
   std::string last_modified;
   std::string content_hash; // of the last body stored; empty until one is
+};
+
+// One failed fetch or parse, as record_failure stores it on the feed.
+struct FetchFailure {
+  std::optional<int> http_status; // none when no response arrived
+  std::string error;              // one line, for humans
+  bool gone = false;              // 410: the feed becomes gone, whatever its score
+  int weight = 1;                 // added to the feed's failure score
+  int failing_score = 4;          // the score from which the feed shows as failing
 };
 
 // A stored show as the renderer and `show` need it: the normalized show, its slugs and dates.

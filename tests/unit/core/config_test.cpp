@@ -43,6 +43,7 @@ TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
   EXPECT_EQ(shipped.fetch.allow_private_networks, defaults.fetch.allow_private_networks);
   EXPECT_EQ(shipped.crawl.refresh_interval_seconds, defaults.crawl.refresh_interval_seconds);
   EXPECT_EQ(shipped.crawl.backoff_ceiling_seconds, defaults.crawl.backoff_ceiling_seconds);
+  EXPECT_EQ(shipped.crawl.failing_score, defaults.crawl.failing_score);
   EXPECT_EQ(shipped.render.locales, defaults.render.locales);
   EXPECT_TRUE(defaults.render.locales.empty()); // render then uses every catalog
 }
@@ -57,6 +58,7 @@ TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
       "[render]\nlocales = []\n",
       "[crawl]\nmin_refresh_seconds = 60\nmax_refresh_seconds = 60\n",
       "[crawl]\nconcurrency = 2147483647\n",
+      "[crawl]\nfailing_score = 1\n",
       "[database]\nurl = \"\"\n",
   };
   for (const char* content : accepted) {
@@ -95,6 +97,7 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
        "2: fetch.total_timeout_seconds must be positive, not -5"},
       {"[fetch]\nconnect_timeout_seconds = 0\n",
        "2: fetch.connect_timeout_seconds must be positive, not 0"},
+      {"[crawl]\nfailing_score = 0\n", "2: crawl.failing_score must be positive, not 0"},
       {"[crawl]\nconcurrency = 3000000000\n",
        "2: crawl.concurrency must be at most 2147483647, not 3000000000"},
       {"[crawl]\nmin_refresh_seconds = 7200\nmax_refresh_seconds = 3600\n",

@@ -26,6 +26,10 @@ std::vector<std::string> urls_of(const std::vector<FeedRecord>& feeds) {
   return urls;
 }
 
+FetchFailure gone_failure() {
+  return {.http_status = 410, .error = "HTTP 410 Gone", .gone = true, .weight = 3};
+}
+
 using CrawlListTest = StoreTest;
 
 TEST_F(CrawlListTest, AddListsANewFeedOnceAndReportsExistsAfter) {
@@ -65,8 +69,9 @@ TEST_F(CrawlListTest, ListSortsByUrlAndFiltersByStatus) {
   const auto b = listed_feed("https://b.example/feed");
   listed_feed("https://a.example/feed");
   const auto c = listed_feed("https://c.example/feed");
-  db().record_failure(c, 410, "HTTP 410 Gone", true, k_now, k_now + 3600);
-  db().record_failure(b, 500, "HTTP 500", false, k_now, k_now + 3600);
+  db().record_failure(c, gone_failure(), k_now, k_now + 3600);
+  db().record_failure(b, {.http_status = 500, .error = "HTTP 500", .failing_score = 1}, k_now,
+                      k_now + 3600);
   EXPECT_EQ(urls_of(db().list_feeds(std::nullopt)),
             (std::vector<std::string>{"https://a.example/feed", "https://b.example/feed",
                                       "https://c.example/feed"}));
@@ -189,17 +194,19 @@ TEST_F(CrawlListTest, GoneAndRemovedFeedsAreNeverClaimed) {
   const auto gone = listed_feed("https://a.example/gone");
   listed_feed("https://a.example/removed");
   db().remove_feed("https://a.example/removed");
-  db().record_failure(gone, 410, "HTTP 410", true, k_now, k_now);
+  db().record_failure(gone, gone_failure(), k_now, k_now);
   EXPECT_TRUE(db().claim_due_feeds(10, true, k_now + 86400, k_lease).empty());
 }
 
 TEST_F(CrawlListTest, FailuresCountUpAndAreClearedByTheNextSuccess) {
   const auto id = listed_feed("https://a.example/feed");
   ASSERT_EQ(db().claim_due_feeds(1, false, k_now, k_lease).size(), 1u);
-  db().record_failure(id, 503, "HTTP 503 Service Unavailable", false, k_now, k_now + 60);
+  db().record_failure(id, {.http_status = 503, .error = "HTTP 503 Service Unavailable"}, k_now,
+                      k_now + 60);
   auto feed = db().find_feed("https://a.example/feed").value();
-  EXPECT_EQ(feed.status, FeedStatus::failing);
+  EXPECT_EQ(feed.status, FeedStatus::active);
   EXPECT_EQ(feed.failures, 1);
+  EXPECT_EQ(feed.failure_score, 1);
   EXPECT_EQ(feed.last_status, 503);
   EXPECT_EQ(feed.last_error, "HTTP 503 Service Unavailable");
   EXPECT_EQ(feed.last_fetch_at, k_now);
@@ -207,9 +214,11 @@ TEST_F(CrawlListTest, FailuresCountUpAndAreClearedByTheNextSuccess) {
   // The lease is released with the result: due again at its retry time, before the lease ends.
   ASSERT_EQ(db().claim_due_feeds(1, false, k_now + 60, k_lease).size(), 1u);
 
-  db().record_failure(id, std::nullopt, "connection refused", false, k_now + 60, k_now + 300);
+  db().record_failure(id, {.http_status = std::nullopt, .error = "connection refused"}, k_now + 60,
+                      k_now + 300);
   feed = db().find_feed("https://a.example/feed").value();
   EXPECT_EQ(feed.failures, 2);
+  EXPECT_EQ(feed.failure_score, 2);
   EXPECT_FALSE(feed.last_status.has_value());
   EXPECT_EQ(feed.next_fetch_at, k_now + 300);
 
@@ -217,16 +226,107 @@ TEST_F(CrawlListTest, FailuresCountUpAndAreClearedByTheNextSuccess) {
   feed = db().find_feed("https://a.example/feed").value();
   EXPECT_EQ(feed.status, FeedStatus::active);
   EXPECT_EQ(feed.failures, 0);
+  EXPECT_EQ(feed.failure_score, 0);
   EXPECT_EQ(feed.last_status, 304);
   EXPECT_EQ(feed.last_error, "");
   EXPECT_EQ(feed.next_fetch_at, k_now + 4000);
+}
+
+TEST_F(CrawlListTest, AFailureBelowTheFailingScoreKeepsTheFeedActiveWithItsError) {
+  const auto id = listed_feed("https://a.example/feed");
+  db().record_failure(id,
+                      {.http_status = 404, .error = "HTTP 404", .weight = 3, .failing_score = 4},
+                      k_now, k_now + 60);
+  const auto feed = db().find_feed("https://a.example/feed").value();
+  EXPECT_EQ(feed.status, FeedStatus::active);
+  EXPECT_EQ(feed.failure_score, 3);
+  EXPECT_EQ(feed.failures, 1);
+  EXPECT_EQ(feed.last_status, 404);
+  EXPECT_EQ(feed.last_error, "HTTP 404");
+  EXPECT_EQ(feed.next_fetch_at, k_now + 60);
+  EXPECT_TRUE(db().list_feeds(FeedStatus::failing).empty());
+}
+
+TEST_F(CrawlListTest, WeightedFailuresAccumulateUntilTheFeedIsFailing) {
+  const auto id = listed_feed("https://a.example/feed");
+  // Weights 1, 2, 1 against a failing score of 4: active, active, failing at exactly 4.
+  const struct {
+    int weight;
+    int score;
+    FeedStatus status;
+  } steps[] = {{1, 1, FeedStatus::active},
+               {2, 3, FeedStatus::active},
+               {1, 4, FeedStatus::failing},
+               {1, 5, FeedStatus::failing}};
+  std::int64_t now = k_now;
+  for (const auto& step : steps) {
+    db().record_failure(id,
+                        {.http_status = std::nullopt,
+                         .error = "timeout",
+                         .weight = step.weight,
+                         .failing_score = 4},
+                        now, now + 60);
+    const auto feed = db().find_feed("https://a.example/feed").value();
+    EXPECT_EQ(feed.failure_score, step.score);
+    EXPECT_EQ(feed.status, step.status) << step.score;
+    now += 60;
+  }
+  EXPECT_EQ(db().find_feed("https://a.example/feed")->failures, 4);
+  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::failing)),
+            std::vector<std::string>{"https://a.example/feed"});
+  // A failing feed is still claimed for its retries.
+  EXPECT_EQ(db().claim_due_feeds(1, false, now, k_lease).size(), 1u);
+}
+
+TEST_F(CrawlListTest, EveryKindOfSuccessResetsTheFailureScore) {
+  const auto not_modified = listed_feed("https://a.example/not-modified");
+  const auto unchanged = listed_feed("https://a.example/unchanged");
+  const auto parsed = listed_feed("https://a.example/parsed");
+  const FetchFailure failure{
+      .http_status = 500, .error = "HTTP 500", .weight = 2, .failing_score = 4};
+  for (const auto id : {not_modified, unchanged, parsed}) {
+    db().record_failure(id, failure, k_now, k_now + 60);
+    db().record_failure(id, failure, k_now + 60, k_now + 120);
+  }
+  ASSERT_EQ(db().list_feeds(FeedStatus::failing).size(), 3u);
+  FetchMeta meta;
+  meta.http_status = 200;
+  meta.content_hash = "hash";
+  db().record_not_modified(not_modified, k_now + 200, k_now + 4000);
+  db().record_unchanged(unchanged, meta, k_now + 200, k_now + 4000);
+  feed::Show show;
+  show.title = "Parsed";
+  db().record_success(parsed, meta, show, k_now + 200, k_now + 4000);
+  for (const auto& feed : db().list_feeds(std::nullopt)) {
+    SCOPED_TRACE(feed.url);
+    EXPECT_EQ(feed.status, FeedStatus::active);
+    EXPECT_EQ(feed.failure_score, 0);
+    EXPECT_EQ(feed.failures, 0);
+    EXPECT_EQ(feed.last_error, "");
+  }
+  // After a reset the score starts over: one failure is below the threshold again.
+  db().record_failure(parsed, failure, k_now + 300, k_now + 400);
+  EXPECT_EQ(db().find_feed("https://a.example/parsed")->status, FeedStatus::active);
+  EXPECT_EQ(db().find_feed("https://a.example/parsed")->failure_score, 2);
+}
+
+TEST_F(CrawlListTest, AGoneFeedIsGoneWhateverItsScore) {
+  const auto id = listed_feed("https://a.example/gone");
+  db().record_failure(id,
+                      {.http_status = 410,
+                       .error = "HTTP 410 Gone",
+                       .gone = true,
+                       .weight = 1,
+                       .failing_score = 100},
+                      k_now, k_now);
+  EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::gone);
 }
 
 TEST_F(CrawlListTest, HostileErrorTextIsStoredBoundedAndValid) {
   const auto id = listed_feed("https://a.example/feed");
   std::string error(5000, 'x');
   error += std::string("\0\xff\xfe", 3);
-  db().record_failure(id, 500, error, false, k_now, k_now + 60);
+  db().record_failure(id, {.http_status = 500, .error = error}, k_now, k_now + 60);
   const auto feed = db().find_feed("https://a.example/feed").value();
   EXPECT_LE(feed.last_error.size(), 1000u);
   EXPECT_GT(feed.last_error.size(), 0u);
@@ -265,7 +365,7 @@ TEST_F(CrawlListTest, AMoveOntoAListedUrlMergesTheFeeds) {
 
 TEST_F(CrawlListTest, AGoneFeedComesBackWhenAddedAgain) {
   const auto id = listed_feed("https://a.example/gone");
-  db().record_failure(id, 410, "HTTP 410 Gone", true, k_now, k_now);
+  db().record_failure(id, gone_failure(), k_now, k_now);
   EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::gone);
   EXPECT_EQ(db().add_feed("https://a.example/gone", k_now), AddOutcome::added);
   EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::active);
@@ -297,8 +397,11 @@ TEST_F(CrawlListTest, StatsCountFeedsByStatus) {
   const auto gone = listed_feed("https://a.example/3");
   listed_feed("https://a.example/4");
   db().remove_feed("https://a.example/4");
-  db().record_failure(failing, 500, "HTTP 500", false, k_now, k_now + 60);
-  db().record_failure(gone, 410, "HTTP 410", true, k_now, k_now + 60);
+  db().record_failure(failing, {.http_status = 404, .error = "HTTP 404", .weight = 3}, k_now,
+                      k_now + 60);
+  db().record_failure(failing, {.http_status = 404, .error = "HTTP 404", .weight = 3}, k_now,
+                      k_now + 60);
+  db().record_failure(gone, gone_failure(), k_now, k_now + 60);
   const auto stats = db().stats();
   EXPECT_EQ(stats.feeds_total, 4);
   EXPECT_EQ(stats.feeds_active, 1);

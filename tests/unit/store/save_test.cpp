@@ -314,7 +314,8 @@ TEST_F(SaveTest, RemovedAndGoneFeedsLeaveTheirShowInactive) {
   db().record_success(a, k_meta, show("Alpha"), k_now, k_next);
   db().record_success(b, k_meta, show("Beta"), k_now, k_next);
   db().remove_feed("https://a.example/feed");
-  db().record_failure(b, 410, "HTTP 410", true, k_now + 10, k_next);
+  db().record_failure(b, {.http_status = 410, .error = "HTTP 410", .gone = true}, k_now + 10,
+                      k_next);
   EXPECT_FALSE(db().load_show("https://a.example/feed")->active);
   EXPECT_FALSE(db().load_show("https://b.example/feed")->active);
 
