@@ -191,7 +191,7 @@ void Database::record_unchanged_fetch(std::int64_t feed_id, const FetchMeta& met
     // One statement is one transaction: the feed's state and its history move together, in a
     // single round trip (the crawl's most frequent write).
     pqxx::nontransaction txn(m_impl->connection);
-    txn.exec_params(
+    static const std::string k_sql =
         "WITH durability AS (SELECT set_config('synchronous_commit', 'off', true)),"
         " state AS ("
         "  UPDATE feeds SET last_fetch_at = to_timestamp($2::bigint),"
@@ -202,9 +202,10 @@ void Database::record_unchanged_fetch(std::int64_t feed_id, const FetchMeta& met
         "  failures = 0, failure_score = 0, last_error = ''"
         "  WHERE id = $1 RETURNING id)"
         " INSERT INTO fetches (feed_id, fetched_at, outcome, http_status)"
-        " SELECT id, to_timestamp($2::bigint), $8, $4 FROM state, durability",
-        feed_id, now, next_fetch_at, meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
-        bounded_text(meta.last_modified, k_max_error_bytes), keep_validators, outcome);
+        " SELECT id, to_timestamp($2::bigint), $8, $4 FROM state, durability";
+    exec_named(txn, "podcrawl_record_unchanged", k_sql, feed_id, now, next_fetch_at,
+               meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
+               bounded_text(meta.last_modified, k_max_error_bytes), keep_validators, outcome);
   });
 }
 

@@ -60,15 +60,6 @@ std::optional<std::int64_t> stored_time(std::optional<std::int64_t> t) {
   return t;
 }
 
-// Runs the statement prepared under `name` on this connection: libpqxx prepares it on first use
-// (and again after a reconnect), so the statements every save runs are parsed and planned once
-// per connection instead of once per feed.
-template <typename... Args>
-pqxx::result exec_named(pqxx::work& txn, const char* name, const std::string& sql, Args&&... args) {
-  txn.conn().prepare(name, sql); // a no-op once registered with the same text
-  return txn.exec_prepared(name, std::forward<Args>(args)...);
-}
-
 // base, else base-2, base-3, ... whichever is not taken.
 std::string unique_slug(const std::string& base, const std::set<std::string>& taken) {
   if (!taken.contains(base)) {

@@ -59,6 +59,16 @@ std::string bounded_text(std::string_view text, std::size_t max_bytes);
 // For the crawl's writes: commit without waiting for the WAL flush. A crash may lose the last
 // fraction of a second of them (never consistency), and a lost save is only a feed fetched again
 // by a later crawl; waiting for the disk on every feed would bound a crawl by fsyncs.
+// Runs the statement prepared under `name` on this connection: libpqxx prepares it on first use
+// (and again after a reconnect), so a statement run for every feed is parsed and planned once per
+// connection. For statements whose best plan does not depend on their parameters.
+template <typename... Args>
+pqxx::result exec_named(pqxx::transaction_base& txn, const char* name, const std::string& sql,
+                        Args&&... args) {
+  txn.conn().prepare(name, sql); // a no-op once registered with the same text
+  return txn.exec_prepared(name, std::forward<Args>(args)...);
+}
+
 inline void commit_without_flush_wait(pqxx::work& txn) {
   txn.exec("SET LOCAL synchronous_commit = off");
 }
