@@ -52,10 +52,12 @@ void set_image(Data& data, std::string_view url) {
   data.set("og_image", image);
 }
 
-void set_link(Data& data, const std::string& name, std::string_view url) {
+// Sets has_<name> and <name> for an http(s) link; returns has_<name>.
+bool set_link(Data& data, const std::string& name, std::string_view url) {
   const std::string safe = http_url_or_empty(url);
   data.set("has_" + name, !safe.empty());
   data.set(name, safe);
+  return !safe.empty();
 }
 
 // "Season 2 · Episode 7", either part alone, or nothing.
@@ -112,8 +114,8 @@ void set_resources(Data& data, const feed::Episode& episode) {
     any = true;
   }
   data.set("transcripts", transcripts);
-  set_link(data, "chapters", episode.chapters_url);
-  data.set("has_resources", any || !http_url_or_empty(episode.chapters_url).empty());
+  const bool has_chapters = set_link(data, "chapters", episode.chapters_url);
+  data.set("has_resources", any || has_chapters);
 }
 
 Data category_links(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
@@ -247,12 +249,11 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t i
   data.set("show_description", show.description);
   data.set("has_categories", !planned.categories.empty());
   data.set("categories", category_links(site, localizer, planned, path));
-  set_link(data, "website", show.link);
-  set_link(data, "feed_url", planned.stored->feed_url);
-  data.set("has_opml", !show_opml(planned).empty());
-  data.set("has_show_links", !http_url_or_empty(show.link).empty() ||
-                                 !http_url_or_empty(planned.stored->feed_url).empty() ||
-                                 !show_opml(planned).empty());
+  const bool has_website = set_link(data, "website", show.link);
+  const bool has_feed_url = set_link(data, "feed_url", planned.stored->feed_url);
+  const bool has_opml = !show_opml(planned).empty();
+  data.set("has_opml", has_opml);
+  data.set("has_show_links", has_website || has_feed_url || has_opml);
   data.set("opml_href", relative_prefix(path) + "../" + opml_path(planned));
   data.set("has_episodes", !planned.episodes.empty());
   data.set("episodes", episode_items(site, localizer, planned, page));

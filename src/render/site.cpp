@@ -172,9 +172,10 @@ void write_locale(PageWriter& writer, internal::Templates& templates, const inte
 }
 
 // Write every locale's pages, locales spread over one thread per core; each thread has its own
-// templates (a template is not safe to render from two threads) and pages of different locales
-// never share a file. Returns the number of pages; the first error of any thread is thrown.
-std::int64_t write_locales(const RenderOptions& options, const internal::Site& site,
+// copy of the loaded templates (a template is not safe to render from two threads) and pages of
+// different locales never share a file. Returns the number of pages; the first error of any thread
+// is thrown.
+std::int64_t write_locales(const internal::Templates& loaded, const internal::Site& site,
                            const std::filesystem::path& out_dir) {
   const std::size_t workers =
       std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, site.localizers.size());
@@ -183,7 +184,7 @@ std::int64_t write_locales(const RenderOptions& options, const internal::Site& s
   std::vector<std::exception_ptr> errors(workers);
   const auto work = [&](std::size_t worker) {
     try {
-      internal::Templates templates = internal::load_templates(options.templates_dir);
+      internal::Templates templates = loaded;
       PageWriter writer(templates, out_dir);
       for (std::size_t i = next++; i < site.localizers.size(); i = next++) {
         write_locale(writer, templates, site, site.localizers[i]);
@@ -229,7 +230,7 @@ RenderSummary render_site(const std::vector<store::StoredShow>& shows,
   internal::write_file_atomically(out_dir / internal::k_locale_script_file,
                                   templates.locale_script);
   writer.write(templates.root, internal::root_page(site), "");
-  const std::int64_t locale_pages = write_locales(options, site, out_dir);
+  const std::int64_t locale_pages = write_locales(templates, site, out_dir);
   for (const auto& file : internal::sitemap_files(site)) {
     internal::write_file_atomically(out_dir / file.name, file.content);
   }
