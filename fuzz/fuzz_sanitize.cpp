@@ -1,7 +1,8 @@
 // HTML of any shape, after one byte that sets the summary length. sanitize must not crash,
 // and what it returns, parsed again the way a browser would, holds only allowlisted HTML
-// elements, no event handler or style attributes and only http(s)/mailto URLs. plain_text
-// returns at most the code points asked for.
+// elements, no event handler or style attributes and only http(s)/mailto URLs. When the
+// reading without the parser accepts the input, it gives what the parser's path gives.
+// plain_text returns at most the code points asked for.
 #include <gumbo.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "podcrawl/html/sanitize.hpp"
+#include "sanitize_internal.hpp"
 
 namespace {
 
@@ -97,6 +99,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::string sanitized = podcrawl::html::sanitize(html, k_base);
   if (!is_inert(sanitized)) {
+    __builtin_trap();
+  }
+  if (auto read = podcrawl::html::internal::sanitize_well_formed(html, k_base);
+      read && *read != podcrawl::html::internal::sanitize_parsed(html, k_base)) {
     __builtin_trap();
   }
   std::string text = podcrawl::html::plain_text(html, max_chars);

@@ -282,22 +282,18 @@ Document parse(std::string_view html) {
 namespace {
 
 using internal::AttributeKind;
+using internal::find_rule;
 using internal::has_token;
 using internal::lower_ascii;
 using internal::TagRule;
+using internal::text_to_html;
+using internal::trim_ascii;
 
 constexpr std::string_view k_ellipsis = "\u2026";
 
 template <typename Table>
 bool contains(const Table& table, GumboTag tag) {
   return std::find(table.begin(), table.end(), tag) != table.end();
-}
-
-const TagRule* find_rule(GumboTag tag) {
-  const auto& rules = internal::k_allowed_tags;
-  auto found = std::find_if(rules.begin(), rules.end(),
-                            [tag](const TagRule& rule) { return rule.tag == tag; });
-  return found == rules.end() ? nullptr : &*found;
 }
 
 AttributeKind attribute_kind(std::string_view name) {
@@ -311,16 +307,6 @@ AttributeKind attribute_kind(std::string_view name) {
 
 bool is_ascii_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-std::string_view trim_ascii(std::string_view text) {
-  while (!text.empty() && is_ascii_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_ascii_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
 }
 
 // True when the text contains something a parser would read as a tag, comment or doctype.
@@ -480,123 +466,44 @@ private:
   // Write the start tag with its allowed attributes; false when the element is pointless
   // without an attribute that was refused (an image without a source).
   bool write_open_tag(const GumboElement& element, const TagRule& rule) {
-    std::string attributes;
-    bool has_source = false;
+    m_attributes.clear();
     for (unsigned int i = 0; i < element.attributes.length; ++i) {
       const auto* attribute = static_cast<const GumboAttribute*>(element.attributes.data[i]);
-      std::string_view name = attribute->name;
-      if (!has_token(rule.attributes, name) && !has_token(internal::k_global_attributes, name)) {
-        continue;
-      }
-      auto value = checked_value(name, attribute->value);
-      if (!value) {
-        continue;
-      }
-      has_source = has_source || name == "src";
-      attributes.append(" ").append(name).append("=\"");
-      append_escaped(attributes, *value, k_escape_attribute);
-      attributes += '"';
+      m_attributes.push_back({attribute->name, attribute->value});
     }
-    if (element.tag == GUMBO_TAG_IMG && !has_source) {
-      return false;
-    }
-    if (element.tag == GUMBO_TAG_A) {
-      attributes.append(" rel=\"").append(k_link_rel).append("\"");
-    }
-    m_out.append("<").append(gumbo_normalized_tagname(element.tag)).append(attributes).append(">");
-    return true;
-  }
-
-  std::optional<std::string> checked_value(std::string_view name, std::string_view value) const {
-    switch (attribute_kind(name)) {
-      case AttributeKind::url:
-        return safe_url(value, m_base_url, name == "href");
-      case AttributeKind::number:
-        return is_small_number(value) ? std::optional<std::string>(value) : std::nullopt;
-      case AttributeKind::text:
-        break;
-    }
-    return std::string(value);
+    return internal::append_start_tag(m_out, element.tag, rule, m_attributes, m_base_url);
   }
 
   std::string_view m_base_url;
   std::string m_out;
+  std::vector<internal::Attribute> m_attributes;
 };
-
-// Return text as HTML: line breaks become <br>, carriage returns go, the rest is escaped.
-std::string text_to_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '\n') {
-      out += "<br>";
-    } else if (c != '\r') {
-      append_escaped(out, std::string_view(&c, 1), k_escape_html_text);
-    }
-  }
-  return out;
-}
 
 std::string plain_text_to_html(const GumboNode* root) {
   return text_to_html(trim_ascii(collect_text(root)));
 }
 
-// The code point of the well-formed UTF-8 sequence at text[at] (lead byte >= 0x80) and its
-// length, or length 0 when the bytes there are not well-formed.
-std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at) {
-  auto lead = static_cast<unsigned char>(text[at]);
-  std::size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
-                       : lead >= 0xe0 && lead <= 0xef ? 3
-                       : lead >= 0xf0 && lead <= 0xf4 ? 4
-                                                      : 0;
-  if (length == 0 || at + length > text.size()) {
-    return {0, 0};
-  }
-  char32_t code = lead & (0x7fu >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    auto next = static_cast<unsigned char>(text[at + k]);
-    if ((next & 0xc0u) != 0x80u) {
-      return {0, 0};
-    }
-    code = (code << 6) | (next & 0x3fu);
-  }
-  bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-  if (overlong || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-    return {0, 0};
-  }
-  return {code, length};
-}
-
 // True when the HTML parser reads the whole input as one run of text equal to its bytes:
-// within the input bound, well-formed UTF-8, nothing that starts a tag or a character
-// reference, and no character the parser drops, replaces or reports (NUL, carriage return,
-// other controls, noncharacters, a byte order mark). Such text needs no parse to sanitize.
+// within the input bound, nothing that starts a tag or a character reference, and only
+// characters the parser reads as themselves (see literal_character_length).
 bool is_literal_text(std::string_view html) {
   if (html.size() > k_max_input_bytes) {
     return false;
   }
   for (std::size_t i = 0; i < html.size();) {
-    auto byte = static_cast<unsigned char>(html[i]);
-    if (byte == '<') {
+    if (html[i] == '<') {
       return false;
     }
-    if (byte == '&') {
+    if (html[i] == '&') {
       char next = i + 1 < html.size() ? html[i + 1] : ' ';
       bool alnum = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
                    (next >= '0' && next <= '9');
       if (alnum || next == '#') {
         return false;
       }
-    } else if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\f') || byte == 0x7f) {
-      return false;
     }
-    if (byte < 0x80) {
-      ++i;
-      continue;
-    }
-    auto [code, length] = decode_utf8(html, i);
-    bool noncharacter = (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffeu) == 0xfffeu;
-    if (length == 0 || code <= 0x9f || noncharacter || code == 0xfeff) {
+    std::size_t length = internal::literal_character_length(html, i);
+    if (length == 0) {
       return false;
     }
     i += length;
@@ -643,6 +550,121 @@ int32_t boundary_before(const icu::UnicodeString& text, int32_t limit,
 
 namespace internal {
 
+const TagRule* find_rule(GumboTag tag) {
+  const auto& rules = k_allowed_tags;
+  auto found = std::find_if(rules.begin(), rules.end(),
+                            [tag](const TagRule& rule) { return rule.tag == tag; });
+  return found == rules.end() ? nullptr : &*found;
+}
+
+std::string_view trim_ascii(std::string_view text) {
+  while (!text.empty() && is_ascii_space(text.front())) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && is_ascii_space(text.back())) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string text_to_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '\n') {
+      out += "<br>";
+    } else if (c != '\r') {
+      append_escaped(out, std::string_view(&c, 1), k_escape_html_text);
+    }
+  }
+  return out;
+}
+
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at) {
+  auto lead = static_cast<unsigned char>(text[at]);
+  std::size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
+                       : lead >= 0xe0 && lead <= 0xef ? 3
+                       : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                      : 0;
+  if (length == 0 || at + length > text.size()) {
+    return {0, 0};
+  }
+  char32_t code = lead & (0x7fu >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    auto next = static_cast<unsigned char>(text[at + k]);
+    if ((next & 0xc0u) != 0x80u) {
+      return {0, 0};
+    }
+    code = (code << 6) | (next & 0x3fu);
+  }
+  bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
+  if (overlong || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+    return {0, 0};
+  }
+  return {code, length};
+}
+
+bool is_literal_code_point(char32_t code) {
+  bool noncharacter = (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffeu) == 0xfffeu;
+  if (code < 0x80) {
+    return (code >= 0x20 && code != 0x7f) || code == '\t' || code == '\n' || code == '\f';
+  }
+  return code > 0x9f && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && !noncharacter &&
+         code != 0xfeff;
+}
+
+std::size_t literal_character_length(std::string_view text, std::size_t at) {
+  auto byte = static_cast<unsigned char>(text[at]);
+  if (byte < 0x80) {
+    return is_literal_code_point(byte) ? 1 : 0;
+  }
+  auto [code, length] = decode_utf8(text, at);
+  return length != 0 && is_literal_code_point(code) ? length : 0;
+}
+
+bool append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
+                      std::span<const Attribute> attributes, std::string_view base_url) {
+  std::size_t mark = out.size();
+  out.append("<").append(gumbo_normalized_tagname(tag));
+  bool has_source = false;
+  for (const Attribute& attribute : attributes) {
+    std::string_view name = attribute.name;
+    if (!has_token(rule.attributes, name) && !has_token(k_global_attributes, name)) {
+      continue;
+    }
+    std::optional<std::string> value;
+    switch (attribute_kind(name)) {
+      case AttributeKind::url:
+        value = safe_url(attribute.value, base_url, name == "href");
+        break;
+      case AttributeKind::number:
+        if (is_small_number(attribute.value)) {
+          value = std::string(attribute.value);
+        }
+        break;
+      case AttributeKind::text:
+        value = std::string(attribute.value);
+        break;
+    }
+    if (!value) {
+      continue;
+    }
+    has_source = has_source || name == "src";
+    out.append(" ").append(name).append("=\"");
+    append_escaped(out, *value, k_escape_attribute);
+    out += '"';
+  }
+  if (tag == GUMBO_TAG_IMG && !has_source) {
+    out.resize(mark);
+    return false;
+  }
+  if (tag == GUMBO_TAG_A) {
+    out.append(" rel=\"").append(k_link_rel).append("\"");
+  }
+  out += '>';
+  return true;
+}
+
 std::string sanitize_parsed(std::string_view html, std::string_view base_url) {
   Document document = parse(html);
   const GumboNode* root = document->root;
@@ -661,6 +683,9 @@ std::string sanitize_parsed(std::string_view html, std::string_view base_url) {
 std::string sanitize(std::string_view html, std::string_view base_url) {
   if (is_literal_text(html)) {
     return text_to_html(trim_ascii(html));
+  }
+  if (std::optional<std::string> sanitized = internal::sanitize_well_formed(html, base_url)) {
+    return std::move(*sanitized);
   }
   return internal::sanitize_parsed(html, base_url);
 }

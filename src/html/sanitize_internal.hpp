@@ -6,8 +6,10 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace podcrawl::html::internal {
 
@@ -171,8 +173,132 @@ struct OutputDeleter {
 };
 using Document = std::unique_ptr<GumboOutput, OutputDeleter>;
 
-// sanitize() by way of the HTML parser, without the shortcut for input that is plain text.
+// sanitize() by way of the HTML parser, without the shortcuts for plain text and for
+// well-formed HTML.
 std::string sanitize_parsed(std::string_view html, std::string_view base_url);
+
+// sanitize() without the HTML parser, for HTML whose tree the parser builds exactly as the
+// tags are written: only the elements of k_well_formed_elements, each closed by its own end
+// tag (or open at the end), none that the parser would close implicitly or reopen, quoted or
+// plain attribute values, comments, and only the character references of
+// k_well_formed_references. The result equals sanitize_parsed()'s; any other input gives
+// nullopt.
+std::optional<std::string> sanitize_well_formed(std::string_view html, std::string_view base_url);
+
+// How the HTML parser places an element of well-formed HTML (see sanitize_well_formed).
+enum class Placement {
+  phrasing,      // inserted where it is
+  formatting,    // also kept in the parser's list of formatting elements
+  anchor,        // a formatting element the parser closes when another one starts inside it
+  block,         // first closes an open paragraph
+  list_item,     // block; also closes an open list item of the same list
+  definition,    // block; also closes an open dt or dd of the same list
+  heading,       // block; also closes a heading it is written in
+  void_phrasing, // no content, no end tag
+  void_block,    // no content, no end tag; first closes an open paragraph
+};
+
+struct WellFormedElement {
+  std::string_view name;
+  GumboTag tag = GUMBO_TAG_UNKNOWN;
+  Placement placement = Placement::phrasing;
+};
+
+// The allowlisted elements sanitize_well_formed reads. Tables, pre (whose first line break
+// the parser drops) and everything else need the parser.
+inline constexpr std::array k_well_formed_elements = {
+    WellFormedElement{"a", GUMBO_TAG_A, Placement::anchor},
+    WellFormedElement{"b", GUMBO_TAG_B, Placement::formatting},
+    WellFormedElement{"strong", GUMBO_TAG_STRONG, Placement::formatting},
+    WellFormedElement{"i", GUMBO_TAG_I, Placement::formatting},
+    WellFormedElement{"em", GUMBO_TAG_EM, Placement::formatting},
+    WellFormedElement{"u", GUMBO_TAG_U, Placement::formatting},
+    WellFormedElement{"s", GUMBO_TAG_S, Placement::formatting},
+    WellFormedElement{"code", GUMBO_TAG_CODE, Placement::formatting},
+    WellFormedElement{"small", GUMBO_TAG_SMALL, Placement::formatting},
+    WellFormedElement{"span", GUMBO_TAG_SPAN, Placement::phrasing},
+    WellFormedElement{"sup", GUMBO_TAG_SUP, Placement::phrasing},
+    WellFormedElement{"sub", GUMBO_TAG_SUB, Placement::phrasing},
+    WellFormedElement{"abbr", GUMBO_TAG_ABBR, Placement::phrasing},
+    WellFormedElement{"cite", GUMBO_TAG_CITE, Placement::phrasing},
+    WellFormedElement{"q", GUMBO_TAG_Q, Placement::phrasing},
+    WellFormedElement{"p", GUMBO_TAG_P, Placement::block},
+    WellFormedElement{"div", GUMBO_TAG_DIV, Placement::block},
+    WellFormedElement{"ul", GUMBO_TAG_UL, Placement::block},
+    WellFormedElement{"ol", GUMBO_TAG_OL, Placement::block},
+    WellFormedElement{"blockquote", GUMBO_TAG_BLOCKQUOTE, Placement::block},
+    WellFormedElement{"figure", GUMBO_TAG_FIGURE, Placement::block},
+    WellFormedElement{"figcaption", GUMBO_TAG_FIGCAPTION, Placement::block},
+    WellFormedElement{"dl", GUMBO_TAG_DL, Placement::block},
+    WellFormedElement{"li", GUMBO_TAG_LI, Placement::list_item},
+    WellFormedElement{"dt", GUMBO_TAG_DT, Placement::definition},
+    WellFormedElement{"dd", GUMBO_TAG_DD, Placement::definition},
+    WellFormedElement{"h1", GUMBO_TAG_H1, Placement::heading},
+    WellFormedElement{"h2", GUMBO_TAG_H2, Placement::heading},
+    WellFormedElement{"h3", GUMBO_TAG_H3, Placement::heading},
+    WellFormedElement{"h4", GUMBO_TAG_H4, Placement::heading},
+    WellFormedElement{"h5", GUMBO_TAG_H5, Placement::heading},
+    WellFormedElement{"h6", GUMBO_TAG_H6, Placement::heading},
+    WellFormedElement{"br", GUMBO_TAG_BR, Placement::void_phrasing},
+    WellFormedElement{"img", GUMBO_TAG_IMG, Placement::void_phrasing},
+    WellFormedElement{"hr", GUMBO_TAG_HR, Placement::void_block},
+};
+
+// The named character references sanitize_well_formed decodes (with their semicolon).
+struct NamedReference {
+  std::string_view name;
+  std::string_view text;
+};
+inline constexpr std::array k_well_formed_references = {
+    NamedReference{"amp", "&"},         NamedReference{"lt", "<"},
+    NamedReference{"gt", ">"},          NamedReference{"quot", "\""},
+    NamedReference{"apos", "'"},        NamedReference{"nbsp", "\u00a0"},
+    NamedReference{"ndash", "\u2013"},  NamedReference{"mdash", "\u2014"},
+    NamedReference{"lsquo", "\u2018"},  NamedReference{"rsquo", "\u2019"},
+    NamedReference{"ldquo", "\u201c"},  NamedReference{"rdquo", "\u201d"},
+    NamedReference{"hellip", "\u2026"}, NamedReference{"bull", "\u2022"},
+    NamedReference{"middot", "\u00b7"}, NamedReference{"copy", "\u00a9"},
+    NamedReference{"reg", "\u00ae"},    NamedReference{"trade", "\u2122"},
+    NamedReference{"laquo", "\u00ab"},  NamedReference{"raquo", "\u00bb"},
+    NamedReference{"euro", "\u20ac"},   NamedReference{"eacute", "\u00e9"},
+};
+
+// Elements deeper than this, and tags with more attributes, need the parser.
+inline constexpr std::size_t k_max_well_formed_depth = 64;
+inline constexpr std::size_t k_max_well_formed_attributes = 16;
+
+// An attribute as read from a tag: lowercase name, value with references decoded.
+struct Attribute {
+  std::string_view name;
+  std::string_view value;
+};
+
+// The allowlist rule of an element, or null when it is not allowed.
+const TagRule* find_rule(GumboTag tag);
+
+// Append the start tag of an allowed element with the attributes its rule keeps, checked and
+// escaped; false (and nothing appended) when the element is pointless without an attribute
+// that was refused (an image without a source).
+bool append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
+                      std::span<const Attribute> attributes, std::string_view base_url);
+
+// Return text as HTML: line breaks become <br>, carriage returns go, the rest is escaped.
+std::string text_to_html(std::string_view text);
+
+std::string_view trim_ascii(std::string_view text);
+
+// The code point of the well-formed UTF-8 sequence at text[at] (lead byte >= 0x80) and its
+// length, or length 0 when the bytes there are not well-formed.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at);
+
+// True for a code point the HTML parser reads as itself without a report: not NUL, carriage
+// return or another control (tab, line feed and form feed aside), not a surrogate, a
+// noncharacter or a byte order mark.
+bool is_literal_code_point(char32_t code);
+
+// The length of the character at text[at] when it is well-formed UTF-8 and a literal code
+// point, else 0.
+std::size_t literal_character_length(std::string_view text, std::size_t at);
 
 // Parse at most k_max_input_bytes of the HTML (cut at a UTF-8 character boundary).
 // Nodes may point into `html`, which must outlive the document. Never null.
