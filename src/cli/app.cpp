@@ -117,12 +117,26 @@ std::string read_input(const std::string& source) {
   if (source == "-") {
     return std::string(std::istreambuf_iterator<char>(std::cin), {});
   }
-  std::ifstream in(source, std::ios::binary);
+  std::ifstream in(source, std::ios::binary | std::ios::ate);
   if (!in) {
     throw core::UsageError("cannot read " + source);
   }
+  // Read a regular file in one piece; a pipe or device (size unknown) by the buffer.
+  std::streamoff size = in.tellg();
+  if (size > 0) {
+    std::string content(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    if (in.read(content.data(), size) && in.peek() == std::ifstream::traits_type::eof()) {
+      return content;
+    }
+    in.clear();
+  }
+  in.seekg(0);
   std::ostringstream content;
   content << in.rdbuf();
+  if (in.bad()) {
+    throw core::UsageError("cannot read " + source);
+  }
   return content.str();
 }
 

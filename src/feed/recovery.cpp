@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <utility>
 
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
@@ -120,29 +121,30 @@ std::size_t end_of_doctype(std::string_view document, std::size_t at) {
 
 } // namespace
 
-std::string skip_leading_junk(std::string_view document) {
-  std::size_t declaration = document.substr(0, k_max_junk_bytes).find("<?xml");
-  if (declaration != std::string_view::npos) {
+std::string skip_leading_junk(std::string document) {
+  std::size_t declaration = std::string_view(document).substr(0, k_max_junk_bytes).find("<?xml");
+  if (declaration != std::string::npos) {
     std::size_t end = document.find("?>", declaration);
-    std::string_view body =
-        end == std::string_view::npos ? std::string_view() : document.substr(end + 2);
-    return std::string(k_utf8_declaration).append(body);
+    if (end == std::string::npos) {
+      return std::string(k_utf8_declaration);
+    }
+    return document.replace(0, end + 2, k_utf8_declaration);
   }
   std::size_t first_tag = document.find('<');
-  if (first_tag == std::string_view::npos) {
+  if (first_tag == std::string::npos) {
     return std::string(trim(document));
   }
-  return std::string(k_utf8_declaration).append(document.substr(first_tag));
+  return document.replace(0, first_tag, k_utf8_declaration);
 }
 
-std::string strip_doctype(std::string_view document) {
+std::string strip_doctype(std::string document) {
   std::size_t at = 0;
   while (at < document.size()) {
     at = document.find('<', at);
     if (at == std::string_view::npos) {
       break;
     }
-    std::string_view rest = document.substr(at);
+    std::string_view rest = std::string_view(document).substr(at);
     if (rest.starts_with("<?")) {
       std::size_t end = document.find("?>", at);
       at = end == std::string_view::npos ? document.size() : end + 2;
@@ -150,42 +152,43 @@ std::string strip_doctype(std::string_view document) {
       at += verbatim_section_length(document, at);
     } else if (rest.size() >= 9 && iequals(rest.substr(0, 9), "<!doctype")) {
       std::size_t end = end_of_doctype(document, at);
-      return std::string(document.substr(0, at)).append(document.substr(end));
+      return document.erase(at, end - at);
     } else {
       break; // the root element: the prolog is over
     }
   }
-  return std::string(document);
+  return document;
 }
 
-std::string repair_entities(std::string_view document) {
+std::string repair_entities(std::string document) {
+  const std::string_view input = document;
   std::string out;
-  out.reserve(document.size() + document.size() / 64);
+  std::size_t copied = 0; // input[copied, at) is still to be appended to `out`
   std::size_t at = 0;
-  while (at < document.size()) {
-    std::size_t special = std::min(document.find_first_of("<&", at), document.size());
-    out.append(document.substr(at, special - at));
-    at = special;
-    if (at == document.size()) {
+  while (at < input.size()) {
+    at = std::min(input.find_first_of("<&", at), input.size());
+    if (at == input.size()) {
       break;
     }
-    char c = document[at];
-    if (c == '<') {
-      if (std::size_t length = verbatim_section_length(document, at)) {
-        out.append(document.substr(at, length));
-        at += length;
-        continue;
-      }
-    } else if (c == '&') {
-      auto [replacement, consumed] = repair_reference(document, at);
-      out += replacement;
-      at += consumed;
+    if (input[at] == '<') {
+      std::size_t length = verbatim_section_length(input, at);
+      at += std::max<std::size_t>(length, 1);
       continue;
     }
-    out.push_back(c);
-    ++at;
+    auto [replacement, consumed] = repair_reference(input, at);
+    if (input.substr(at, consumed) != replacement) {
+      if (copied == 0) {
+        out.reserve(input.size() + input.size() / 64);
+      }
+      out.append(input.substr(copied, at - copied)).append(replacement);
+      copied = at + consumed;
+    }
+    at += consumed;
   }
-  return out;
+  if (copied == 0) {
+    return document;
+  }
+  return out.append(input.substr(copied));
 }
 
 namespace {
@@ -251,7 +254,8 @@ AttributeRun attribute_run(std::string_view document, std::size_t at) {
 
 } // namespace
 
-std::string limit_attributes(std::string_view document) {
+std::string limit_attributes(std::string document_text) {
+  const std::string_view document = document_text;
   std::string out;
   std::size_t copied = 0; // document[copied, at) is still to be appended to `out`
   std::size_t at = 0;
@@ -287,13 +291,13 @@ std::string limit_attributes(std::string_view document) {
     at = std::max(run.end, name_end);
   }
   if (copied == 0) {
-    return std::string(document);
+    return document_text;
   }
   return out.append(document.substr(copied));
 }
 
-std::string repair_markup(std::string_view document) {
-  return repair_entities(limit_attributes(strip_doctype(skip_leading_junk(document))));
+std::string repair_markup(std::string document) {
+  return repair_entities(limit_attributes(strip_doctype(skip_leading_junk(std::move(document)))));
 }
 
 } // namespace podcrawl::feed

@@ -25,8 +25,8 @@ struct XmlBufferFree {
 // Recover from errors, stay off the network, stay quiet. Deliberately absent:
 // XML_PARSE_NOENT (entity substitution), XML_PARSE_DTDLOAD, XML_PARSE_DTDATTR and
 // XML_PARSE_HUGE, so libxml2 keeps its own depth and size limits.
-constexpr int k_parse_options =
-    XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
+constexpr int k_parse_options = XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOWARNING |
+                                XML_PARSE_NOERROR | XML_PARSE_COMPACT;
 
 xmlParserInputPtr refuse_external_entity(const char* /*url*/, const char* /*id*/,
                                          xmlParserCtxtPtr /*context*/) {

@@ -35,7 +35,7 @@ constexpr RepairCase k_entity_repairs[] = {
 TEST(RepairEntities, RewritesHtmlReferencesAndEscapesBareAmpersands) {
   for (const RepairCase& row : k_entity_repairs) {
     SCOPED_TRACE(std::string(row.input));
-    EXPECT_EQ(repair_entities(row.input), row.expected);
+    EXPECT_EQ(repair_entities(std::string(row.input)), row.expected);
   }
 }
 
@@ -80,7 +80,7 @@ constexpr RepairCase k_attributes_rewritten[] = {
 TEST(LimitAttributes, LeavesOrdinaryMarkupAlone) {
   for (const RepairCase& row : k_attributes_left_alone) {
     SCOPED_TRACE(std::string(row.input));
-    EXPECT_EQ(limit_attributes(row.input), row.expected);
+    EXPECT_EQ(limit_attributes(std::string(row.input)), row.expected);
   }
 }
 
@@ -88,7 +88,7 @@ TEST(LimitAttributes, EscapesLessThanInsideAttributeValues) {
   // A '<' in a value made libxml2 start a tag there, one the attribute count never saw.
   for (const RepairCase& row : k_attributes_rewritten) {
     SCOPED_TRACE(std::string(row.input));
-    EXPECT_EQ(limit_attributes(row.input), row.expected);
+    EXPECT_EQ(limit_attributes(std::string(row.input)), row.expected);
   }
 }
 
