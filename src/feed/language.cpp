@@ -17,10 +17,17 @@ namespace {
 constexpr std::size_t k_max_language_text = 64;
 constexpr std::int32_t k_locale_capacity = 160;
 
-struct LanguageNames {
-  std::set<std::string> codes;                // ISO 639 codes ICU knows
-  std::map<std::string, std::string> by_name; // lower-case English or native name -> code
-};
+// The ISO 639 codes ICU knows.
+const std::set<std::string, std::less<>>& language_codes() {
+  static const std::set<std::string, std::less<>> codes = [] {
+    std::set<std::string, std::less<>> built;
+    for (const char* const* code = uloc_getISOLanguages(); *code != nullptr; ++code) {
+      built.insert(*code);
+    }
+    return built;
+  }();
+  return codes;
+}
 
 std::string lower_unicode(const icu::UnicodeString& text) {
   icu::UnicodeString copy(text);
@@ -40,17 +47,16 @@ std::string display_name(const char* code, const char* in_locale) {
   return lower_unicode(icu::UnicodeString(buffer.data(), length));
 }
 
-const LanguageNames& language_names() {
-  static const LanguageNames names = [] {
-    LanguageNames built;
-    for (const char* const* code = uloc_getISOLanguages(); *code != nullptr; ++code) {
-      built.codes.insert(*code);
-    }
+// Lower-case English or native language name -> code; built on first use, which only
+// language text that is not a tag needs.
+const std::map<std::string, std::string>& language_names() {
+  static const std::map<std::string, std::string> names = [] {
+    std::map<std::string, std::string> built;
     for (const char* in_locale : {"en", ""}) {
-      for (const std::string& code : built.codes) {
+      for (const std::string& code : language_codes()) {
         std::string name = display_name(code.c_str(), *in_locale ? in_locale : code.c_str());
         if (!name.empty() && name != code) {
-          built.by_name.emplace(name, code);
+          built.emplace(name, code);
         }
       }
     }
@@ -94,7 +100,7 @@ std::string tag_from_code(std::string_view tag) {
     return {};
   }
   uloc_getLanguage(locale.data(), language.data(), k_locale_capacity, &status);
-  if (U_FAILURE(status) || language_names().codes.count(language.data()) == 0) {
+  if (U_FAILURE(status) || !language_codes().contains(std::string_view(language.data()))) {
     return {};
   }
   uloc_toLanguageTag(locale.data(), canonical.data(), k_locale_capacity, 0, &status);
@@ -122,7 +128,7 @@ std::string canonical_language(std::string_view text) {
   }
   std::string name = lower_unicode(icu::UnicodeString::fromUTF8(
       icu::StringPiece(text.data(), static_cast<std::int32_t>(text.size()))));
-  const auto& by_name = language_names().by_name;
+  const auto& by_name = language_names();
   auto found = by_name.find(name);
   return found == by_name.end() ? std::string() : found->second;
 }

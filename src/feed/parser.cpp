@@ -2,8 +2,11 @@
 
 #include <libxml/tree.h>
 
+#include <algorithm>
 #include <array>
+#include <optional>
 #include <unordered_set>
+#include <utility>
 
 #include "draft_internal.hpp"
 #include "encoding_internal.hpp"
@@ -324,71 +327,142 @@ std::string language_attribute(const xmlNode* node) {
   return lang ? std::string(reinterpret_cast<const char*>(lang.get())) : std::string();
 }
 
-struct FeedShape {
-  const xmlNode* channel = nullptr;       // holds the show's own elements
-  std::vector<const xmlNode*> containers; // hold the items or entries
-  std::string_view item_name;
+// What one container (the channel, or the root) yields while the document is read.
+struct ContainerRead {
+  Draft draft;                   // from its own elements
+  std::vector<Episode> episodes; // from its items or entries, in document order
+  std::size_t items = 0;         // items read, duplicates included
+  std::string language;          // its xml:lang, inherited
 };
 
-FeedShape shape_of(const xmlNode* root) {
-  std::string root_name = ascii_lower(local_name(root));
-  FeedShape shape;
-  if (root_name == "feed") {
-    shape.channel = root;
-    shape.containers = {root};
-    shape.item_name = "entry";
-    return shape;
-  }
-  for (const xmlNode* child = root->children; child != nullptr; child = child->next) {
-    if (is_element(child, core, "channel")) {
-      shape.channel = child;
-      break;
-    }
-  }
-  // RSS 2.0 nests items in the channel; RSS 0.9 and 1.0 put them beside it.
-  if (shape.channel != nullptr) {
-    shape.containers = {shape.channel, root};
-  } else {
-    shape.channel = root;
-    shape.containers = {root};
-  }
-  shape.item_name = "item";
-  return shape;
-}
+// Reads a feed as a stream: each child of the root, and each child of the first channel, is
+// expanded on its own, read, and freed when the reader moves on, so memory holds one item
+// at a time rather than the whole tree.
+class FeedReader {
+public:
+  FeedReader(xmlTextReader* reader, const ParseOptions& options)
+      : m_reader(reader), m_options(options) {}
 
-Show read_feed(const xmlNode* root, const ParseOptions& options) {
-  FeedShape shape = shape_of(root);
-  Draft show_draft;
-  for (const xmlNode* child = shape.channel->children; child != nullptr; child = child->next) {
-    if (child->type == XML_ELEMENT_NODE && !is_element(child, core, shape.item_name)) {
-      read_show_element(child, show_draft, options.feed_url);
+  // Read the children of the root element the reader is on.
+  void read_root(const xmlNode* root) {
+    m_atom = ascii_lower(local_name(root)) == "feed";
+    m_item_name = m_atom ? "entry" : "item";
+    m_root.language = language_attribute(root);
+    if (xmlTextReaderIsEmptyElement(m_reader) == 1) {
+      return;
     }
-  }
-  show_draft.offer(Field::language, 2, language_attribute(shape.channel), "");
-  Show show = finish_show(show_draft);
-  if (!trim(options.feed_url).empty()) {
-    show.feed_url = clean_line(options.feed_url);
-  }
-
-  std::unordered_set<std::string> seen;
-  std::size_t read = 0;
-  for (const xmlNode* container : shape.containers) {
-    for (const xmlNode* item = container->children; item != nullptr && read < k_max_episodes;
-         item = item->next) {
-      if (!is_element(item, core, shape.item_name)) {
+    bool in_channel = false;
+    int status = xmlTextReaderRead(m_reader);
+    while (status == 1) {
+      int depth = xmlTextReaderDepth(m_reader);
+      int type = xmlTextReaderNodeType(m_reader);
+      if (depth <= 0) {
+        break; // the root's end
+      }
+      if (type == XML_READER_TYPE_END_ELEMENT && depth == 1) {
+        in_channel = false;
+      }
+      if (type != XML_READER_TYPE_ELEMENT || (depth == 2 && !in_channel) || depth > 2) {
+        status = xmlTextReaderRead(m_reader);
         continue;
       }
-      ++read;
-      Draft episode_draft;
-      read_episode_children(item, episode_draft, options.feed_url, false);
-      Episode episode = finish_episode(episode_draft);
-      std::string key = episode_key(episode);
-      if (key.empty() || seen.insert(key).second) {
-        show.episodes.push_back(std::move(episode));
+      const xmlNode* node = xmlTextReaderCurrentNode(m_reader);
+      if (depth == 1 && !m_atom && !m_has_channel && is_element(node, core, "channel")) {
+        // RSS 2.0 nests items in the channel; RSS 0.9 and 1.0 put them beside it.
+        m_has_channel = true;
+        m_channel.language = language_attribute(node);
+        in_channel = xmlTextReaderIsEmptyElement(m_reader) != 1;
+        status = xmlTextReaderRead(m_reader);
+        continue;
       }
+      if (const xmlNode* expanded = xmlTextReaderExpand(m_reader)) {
+        read_child(expanded, depth == 2 ? m_channel : m_root);
+      }
+      status = xmlTextReaderNext(m_reader);
     }
   }
-  return show;
+
+  // The show: from the channel's elements when there is a channel, else from the root's;
+  // episodes from the channel's items, then the root's.
+  Show finish() {
+    ContainerRead& own = m_has_channel ? m_channel : m_root;
+    own.draft.offer(Field::language, 2, own.language, "");
+    Show show = finish_show(own.draft);
+    if (!trim(m_options.feed_url).empty()) {
+      show.feed_url = clean_line(m_options.feed_url);
+    }
+    std::unordered_set<std::string> seen;
+    std::size_t read = 0;
+    show.episodes.reserve(
+        std::min(m_channel.episodes.size() + m_root.episodes.size(), k_max_episodes));
+    for (ContainerRead* container : {&m_channel, &m_root}) {
+      for (Episode& episode : container->episodes) {
+        if (read++ == k_max_episodes) {
+          return show;
+        }
+        std::string key = episode_key(episode);
+        if (key.empty() || seen.insert(key).second) {
+          show.episodes.push_back(std::move(episode));
+        }
+      }
+    }
+    return show;
+  }
+
+private:
+  void read_child(const xmlNode* node, ContainerRead& container) {
+    if (!is_element(node, core, m_item_name)) {
+      read_show_element(node, container.draft, m_options.feed_url);
+      return;
+    }
+    if (container.items++ < k_max_episodes) {
+      Draft episode_draft;
+      read_episode_children(node, episode_draft, m_options.feed_url, false);
+      container.episodes.push_back(finish_episode(episode_draft));
+    }
+  }
+
+  xmlTextReader* m_reader;
+  const ParseOptions& m_options;
+  bool m_atom = false;
+  bool m_has_channel = false;
+  std::string_view m_item_name;
+  ContainerRead m_root;
+  ContainerRead m_channel;
+};
+
+// Read the feed from the stream; nullopt when the stream met an error that it recovers from
+// differently than a walk would, so the document is to be read again by a walk.
+std::optional<ParseResult> read_document(const XmlStream& stream, const ParseOptions& options) {
+  ParseResult result;
+  xmlTextReader* reader = stream.reader();
+  int status = reader != nullptr ? xmlTextReaderRead(reader) : -1;
+  while (status == 1 && xmlTextReaderNodeType(reader) != XML_READER_TYPE_ELEMENT) {
+    status = xmlTextReaderRead(reader);
+  }
+  const xmlNode* root = status == 1 ? xmlTextReaderCurrentNode(reader) : nullptr;
+  if (stream.needs_walk()) {
+    return std::nullopt;
+  }
+  if (root == nullptr) {
+    result.error = "the document holds no XML element";
+    return result;
+  }
+  std::string root_name = ascii_lower(local_name(root));
+  if (root_name != "rss" && root_name != "rdf" && root_name != "feed") {
+    result.outcome = ParseOutcome::not_a_feed;
+    result.error =
+        "the root element <" + clean_line(local_name(root)) + "> is not rss, rdf:RDF or feed";
+    return result;
+  }
+  FeedReader feed(reader, options);
+  feed.read_root(root);
+  if (stream.needs_walk()) {
+    return std::nullopt;
+  }
+  result.show = feed.finish();
+  result.outcome = ParseOutcome::ok;
+  return result;
 }
 
 } // namespace
@@ -403,22 +477,10 @@ ParseResult parse_feed(std::string_view bytes, const ParseOptions& options) {
     bytes = bytes.substr(0, k_max_document_bytes);
   }
   std::string markup = repair_markup(decode_document(bytes, options.content_type));
-  XmlDocument document = read_xml(markup);
-  const xmlNode* root = document ? xmlDocGetRootElement(document.get()) : nullptr;
-  if (root == nullptr) {
-    result.error = "the document holds no XML element";
-    return result;
+  if (std::optional<ParseResult> streamed = read_document(XmlStream::stream(markup), options)) {
+    return std::move(*streamed);
   }
-  std::string root_name = ascii_lower(local_name(root));
-  if (root_name != "rss" && root_name != "rdf" && root_name != "feed") {
-    result.outcome = ParseOutcome::not_a_feed;
-    result.error =
-        "the root element <" + clean_line(local_name(root)) + "> is not rss, rdf:RDF or feed";
-    return result;
-  }
-  result.show = read_feed(root, options);
-  result.outcome = ParseOutcome::ok;
-  return result;
+  return read_document(XmlStream::walk(markup), options).value_or(ParseResult{});
 }
 
 } // namespace podcrawl::feed

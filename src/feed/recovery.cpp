@@ -128,6 +128,9 @@ std::string skip_leading_junk(std::string document) {
     if (end == std::string::npos) {
       return std::string(k_utf8_declaration);
     }
+    if (declaration == 0 && std::string_view(document).substr(0, end + 3) == k_utf8_declaration) {
+      return document; // already what it would be rewritten to
+    }
     return document.replace(0, end + 2, k_utf8_declaration);
   }
   std::size_t first_tag = document.find('<');
@@ -165,8 +168,17 @@ std::string repair_entities(std::string document) {
   std::string out;
   std::size_t copied = 0; // input[copied, at) is still to be appended to `out`
   std::size_t at = 0;
+  // The next '<' and '&' at or after `at`, each found again only once passed.
+  std::size_t less_than = input.find('<');
+  std::size_t ampersand = input.find('&');
   while (at < input.size()) {
-    at = std::min(input.find_first_of("<&", at), input.size());
+    if (less_than < at) {
+      less_than = input.find('<', at);
+    }
+    if (ampersand < at) {
+      ampersand = input.find('&', at);
+    }
+    at = std::min({less_than, ampersand, input.size()});
     if (at == input.size()) {
       break;
     }

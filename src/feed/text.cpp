@@ -2,6 +2,8 @@
 #include <unicode/unistr.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "text_internal.hpp"
 
@@ -126,6 +128,7 @@ bool iequals(std::string_view left, std::string_view right) {
 }
 
 bool is_valid_utf8(std::string_view bytes) {
+  constexpr std::uint64_t k_high_bits = 0x8080808080808080u;
   std::size_t i = 0;
   while (i < bytes.size()) {
     auto lead = static_cast<unsigned char>(bytes[i]);
@@ -133,6 +136,12 @@ bool is_valid_utf8(std::string_view bytes) {
     std::uint32_t code = 0;
     if (lead < 0x80) {
       ++i;
+      // Skip ASCII eight bytes at a time.
+      std::uint64_t word = 0;
+      while (i + sizeof word <= bytes.size() &&
+             (std::memcpy(&word, bytes.data() + i, sizeof word), (word & k_high_bits) == 0)) {
+        i += sizeof word;
+      }
       continue;
     } else if (lead >= 0xc2 && lead <= 0xdf) {
       length = 2;

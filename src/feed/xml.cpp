@@ -87,6 +87,30 @@ constexpr std::array<PrefixSpelling, 8> k_conventional_prefixes = {{
     {"atom", Vocabulary::core},
 }};
 
+// True when a CDATA section of the markup is longer than k_max_streamed_cdata_bytes.
+bool has_long_cdata(std::string_view markup) {
+  constexpr std::string_view k_open = "<![CDATA[";
+  for (std::size_t at = markup.find(k_open); at != std::string_view::npos;
+       at = markup.find(k_open, at)) {
+    at += k_open.size();
+    std::size_t end = markup.find("]]>", at);
+    if (end == std::string_view::npos) {
+      end = markup.size();
+    }
+    if (end - at > k_max_streamed_cdata_bytes) {
+      return true;
+    }
+    at = end;
+  }
+  return false;
+}
+
+void count_fatal_error(void* count, xmlError* error) {
+  if (error != nullptr && error->level == XML_ERR_FATAL) {
+    ++*static_cast<int*>(count);
+  }
+}
+
 std::string_view view(const xmlChar* text) {
   return text == nullptr ? std::string_view()
                          : std::string_view(reinterpret_cast<const char*>(text));
@@ -124,6 +148,31 @@ XmlDocument read_xml(std::string_view utf8) {
   }
   return XmlDocument(xmlCtxtReadMemory(context.get(), utf8.data(), static_cast<int>(utf8.size()),
                                        nullptr, "UTF-8", k_parse_options));
+}
+
+XmlStream XmlStream::stream(std::string_view utf8) {
+  if (has_long_cdata(utf8)) {
+    return walk(utf8);
+  }
+  initialize_libxml2();
+  XmlStream stream;
+  stream.m_streaming = true;
+  stream.m_reader.reset(xmlReaderForMemory(utf8.data(), static_cast<int>(utf8.size()), nullptr,
+                                           "UTF-8", k_parse_options));
+  if (stream.m_reader) {
+    xmlTextReaderSetStructuredErrorHandler(stream.m_reader.get(), count_fatal_error,
+                                           stream.m_fatal_errors.get());
+  }
+  return stream;
+}
+
+XmlStream XmlStream::walk(std::string_view utf8) {
+  XmlStream stream;
+  stream.m_document = read_xml(utf8);
+  if (stream.m_document) {
+    stream.m_reader.reset(xmlReaderWalker(stream.m_document.get()));
+  }
+  return stream;
 }
 
 Vocabulary vocabulary(const xmlNode* node) {

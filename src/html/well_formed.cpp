@@ -109,14 +109,31 @@ private:
         }
         continue;
       }
-      std::size_t length = literal_character_length(m_html, m_at);
+      std::size_t length = plain_ascii_run(m_at);
       if (length == 0) {
-        return false;
+        length = literal_character_length(m_html, m_at);
+        if (length == 0) {
+          return false;
+        }
       }
       m_out.append(m_html.substr(m_at, length));
       m_at += length;
     }
     return true;
+  }
+
+  // The length of the run from `at` of ASCII characters read as themselves in text.
+  std::size_t plain_ascii_run(std::size_t at) const {
+    std::size_t end = at;
+    while (end < m_html.size()) {
+      char c = m_html[end];
+      bool plain = (c >= 0x20 && c < 0x7f && c != '<' && c != '&') || c == '\n' || c == '\t';
+      if (!plain) {
+        break;
+      }
+      ++end;
+    }
+    return end - at;
   }
 
   // Read the '&' at m_at into `decoded` (replacing what is there): an '&' that starts no
