@@ -64,19 +64,12 @@ TEST(Cli, AConfigurationProblemIsReportedAtItsLineAndExitsWith2) {
   EXPECT_EQ(result->err, "podcrawl: " + config.string() + ":3: unknown key \"fetch.foo\"\n");
 }
 
-class CliDatabase : public ::testing::Test {
+class CliDatabase : public testing::DatabaseTest {
 protected:
-  void SetUp() override {
-    if (!testing::TempDatabase::available()) {
-      GTEST_SKIP() << testing::TempDatabase::skip_reason();
-    }
-    m_database = std::make_unique<testing::TempDatabase>();
-  }
   testing::ProcessResult run(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), {"--database-url", m_database->url()});
+    arguments.insert(arguments.begin(), {"--database-url", database_url()});
     return podcrawl(arguments);
   }
-  std::unique_ptr<testing::TempDatabase> m_database;
 };
 
 TEST_F(CliDatabase, MigrateIsIdempotent) {
@@ -147,7 +140,7 @@ TEST_F(CliDatabase, ExportedOpmlAddsTheSameList) {
 TEST_F(CliDatabase, EveryCommandRefusesADatabaseMigratedByANewerPodcrawl) {
   ASSERT_EQ(run({"migrate"}).status, 0);
   {
-    pqxx::connection connection(m_database->url());
+    pqxx::connection connection(database_url());
     pqxx::work txn(connection);
     txn.exec("INSERT INTO schema_migrations (name) VALUES ('0999_from_the_future.sql')");
     txn.commit();
@@ -171,7 +164,7 @@ TEST_F(CliDatabase, EveryCommandRefusesADatabaseMigratedByANewerPodcrawl) {
   for (const auto& command : commands) {
     SCOPED_TRACE(command.front());
     std::vector<std::string> arguments = {testing::podcrawl_binary(), "--database-url",
-                                          m_database->url()};
+                                          database_url()};
     arguments.insert(arguments.end(), command.begin(), command.end());
     testing::ChildProcess child(arguments);
     const auto result = child.wait_for(std::chrono::seconds(60));
@@ -180,7 +173,7 @@ TEST_F(CliDatabase, EveryCommandRefusesADatabaseMigratedByANewerPodcrawl) {
     EXPECT_EQ(result->err, expected);
     EXPECT_TRUE(result->out.empty()) << result->out;
   }
-  pqxx::connection connection(m_database->url());
+  pqxx::connection connection(database_url());
   pqxx::work txn(connection);
   EXPECT_EQ(txn.exec1("SELECT count(*) FROM feeds")[0].as<int>(), 0);
 }

@@ -87,18 +87,11 @@ std::string html_escaped(const std::string& text) {
   return out;
 }
 
-class CrawlRender : public ::testing::Test {
+class CrawlRender : public testing::DatabaseTest {
 protected:
-  void SetUp() override {
-    if (!testing::TempDatabase::available()) {
-      GTEST_SKIP() << testing::TempDatabase::skip_reason();
-    }
-    m_database = std::make_unique<testing::TempDatabase>();
-  }
-
   testing::ProcessResult run(std::vector<std::string> arguments) {
     arguments.insert(arguments.begin(),
-                     {testing::podcrawl_binary(), "--database-url", m_database->url()});
+                     {testing::podcrawl_binary(), "--database-url", database_url()});
     return testing::run_process(arguments);
   }
 
@@ -125,7 +118,6 @@ protected:
     return slugs;
   }
 
-  std::unique_ptr<testing::TempDatabase> m_database;
   testing::TempDir m_dir;
 };
 

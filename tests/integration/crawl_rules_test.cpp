@@ -32,18 +32,11 @@ std::string small_feed(const std::string& title, const std::string& extra = "") 
          "</item></channel></rss>";
 }
 
-class CrawlRules : public ::testing::Test {
+class CrawlRules : public testing::DatabaseTest {
 protected:
-  void SetUp() override {
-    if (!testing::TempDatabase::available()) {
-      GTEST_SKIP() << testing::TempDatabase::skip_reason();
-    }
-    m_database = std::make_unique<testing::TempDatabase>();
-  }
-
   std::vector<std::string> command(std::vector<std::string> arguments) const {
     arguments.insert(arguments.begin(), {testing::podcrawl_binary(), "--database-url",
-                                         m_database->url(), "--allow-private-networks"});
+                                         database_url(), "--allow-private-networks"});
     return arguments;
   }
   testing::ProcessResult run(std::vector<std::string> arguments) {
@@ -68,7 +61,6 @@ protected:
            *core::parse_iso8601(entry["last_fetch_at"].get<std::string>());
   }
 
-  std::unique_ptr<testing::TempDatabase> m_database;
   testing::TempDir m_dir;
 };
 
@@ -222,7 +214,7 @@ TEST_F(CrawlRules, ARedirectToAPrivateAddressIsRefusedAtTheHop) {
   std::ofstream(config) << "[fetch]\nallowed_private_addresses = [\"127.0.0.2\"]\n";
   const auto strict = [&](std::vector<std::string> arguments) {
     arguments.insert(arguments.begin(), {testing::podcrawl_binary(), "--config", config.string(),
-                                         "--database-url", m_database->url()});
+                                         "--database-url", database_url()});
     return testing::run_process(arguments);
   };
   const std::vector<std::string> urls = {allowed.url("/direct.xml"),

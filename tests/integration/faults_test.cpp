@@ -85,19 +85,13 @@ struct Expected {
   std::string error;              // a fragment of last_error; empty: no error
 };
 
-class Faults : public ::testing::Test {
+class Faults : public testing::DatabaseTest {
 protected:
-  void SetUp() override {
-    if (!testing::TempDatabase::available()) {
-      GTEST_SKIP() << testing::TempDatabase::skip_reason();
-    }
-    m_database = std::make_unique<testing::TempDatabase>();
-  }
   ~Faults() override { m_valve.close(); }
 
   testing::ProcessResult run(std::vector<std::string> arguments) {
     arguments.insert(arguments.begin(), {testing::podcrawl_binary(), "--database-url",
-                                         m_database->url(), "--allow-private-networks"});
+                                         database_url(), "--allow-private-networks"});
     return testing::run_process(arguments);
   }
   std::map<std::string, nlohmann::json> feeds_by_url() {
@@ -167,7 +161,6 @@ protected:
                         "\"h\"");
   }
 
-  std::unique_ptr<testing::TempDatabase> m_database;
   testing::TempDir m_dir;
   const std::string m_feed = feed_with_items("Long enough to cut", 200);
   const std::string m_bomb =

@@ -85,4 +85,11 @@ const char* TempDatabase::skip_reason() {
          "server and sets it)";
 }
 
+void DatabaseTest::SetUp() {
+  if (!TempDatabase::available()) {
+    GTEST_SKIP() << TempDatabase::skip_reason();
+  }
+  m_database = std::make_unique<TempDatabase>();
+}
+
 } // namespace podcrawl::testing

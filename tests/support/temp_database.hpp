@@ -1,5 +1,8 @@
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <memory>
 #include <string>
 
 namespace podcrawl::testing {
@@ -24,6 +27,19 @@ private:
   std::string m_admin_url;
   std::string m_name;
   std::string m_url;
+};
+
+// A test with a throwaway database of its own, skipped (with the reason) when no test
+// database is configured. A fixture that sets up more calls DatabaseTest::SetUp() first and
+// returns when IsSkipped().
+class DatabaseTest : public ::testing::Test {
+protected:
+  void SetUp() override;
+  // The postgresql:// URL of this test's database.
+  const std::string& database_url() const { return m_database->url(); }
+
+private:
+  std::unique_ptr<TempDatabase> m_database;
 };
 
 } // namespace podcrawl::testing

@@ -33,34 +33,25 @@ bool table_exists(const std::string& url, const std::string& table) {
   return txn.exec_params1("SELECT to_regclass($1) IS NOT NULL", table)[0].as<bool>();
 }
 
-class MigrateTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    if (!testing::TempDatabase::available()) {
-      GTEST_SKIP() << testing::TempDatabase::skip_reason();
-    }
-    m_temp = std::make_unique<testing::TempDatabase>();
-  }
-  std::unique_ptr<testing::TempDatabase> m_temp;
-};
+using MigrateTest = testing::DatabaseTest;
 
 TEST_F(MigrateTest, AppliesEveryFileInOrderThenNothing) {
-  Database db(m_temp->url());
+  Database db(database_url());
   const auto expected = sql_file_names(k_sql_dir);
   ASSERT_FALSE(expected.empty());
   EXPECT_EQ(db.migrate(k_sql_dir), expected);
   EXPECT_TRUE(db.migrate(k_sql_dir).empty());
-  Database other(m_temp->url());
+  Database other(database_url());
   EXPECT_TRUE(other.migrate(k_sql_dir).empty());
-  EXPECT_TRUE(table_exists(m_temp->url(), "feeds"));
-  EXPECT_TRUE(table_exists(m_temp->url(), "episodes"));
+  EXPECT_TRUE(table_exists(database_url(), "feeds"));
+  EXPECT_TRUE(table_exists(database_url(), "episodes"));
 }
 
 TEST_F(MigrateTest, ConcurrentMigratorsApplyEachFileExactlyOnce) {
   std::vector<std::string> first;
   std::vector<std::string> second;
-  std::thread a([&] { first = Database(m_temp->url()).migrate(k_sql_dir); });
-  std::thread b([&] { second = Database(m_temp->url()).migrate(k_sql_dir); });
+  std::thread a([&] { first = Database(database_url()).migrate(k_sql_dir); });
+  std::thread b([&] { second = Database(database_url()).migrate(k_sql_dir); });
   a.join();
   b.join();
   std::vector<std::string> all = first;
@@ -76,11 +67,11 @@ TEST_F(MigrateTest, AFailingFileRollsBackAloneAndStopsTheRun) {
       dir.path() / "0002_broken.sql",
       "CREATE TABLE second_table (id int); SELECT no_such_column FROM first_table;");
   testing::write_file(dir.path() / "0003_third.sql", "CREATE TABLE third_table (id int);");
-  Database db(m_temp->url());
+  Database db(database_url());
   EXPECT_THROW(db.migrate(dir.path()), core::EnvironmentError);
-  EXPECT_TRUE(table_exists(m_temp->url(), "first_table"));
-  EXPECT_FALSE(table_exists(m_temp->url(), "second_table"));
-  EXPECT_FALSE(table_exists(m_temp->url(), "third_table"));
+  EXPECT_TRUE(table_exists(database_url(), "first_table"));
+  EXPECT_FALSE(table_exists(database_url(), "second_table"));
+  EXPECT_FALSE(table_exists(database_url(), "third_table"));
 
   // Once fixed, the run continues where it stopped.
   testing::write_file(dir.path() / "0002_broken.sql", "CREATE TABLE second_table (id int);");
@@ -94,7 +85,7 @@ TEST_F(MigrateTest, IgnoresFilesThatAreNotNumberedMigrations) {
   testing::write_file(dir.path() / "README.md", "not SQL");
   testing::write_file(dir.path() / "12_short_number.sql", "SELECT broken syntax here");
   testing::write_file(dir.path() / "0002_draft.sql.orig", "SELECT broken syntax here");
-  Database db(m_temp->url());
+  Database db(database_url());
   EXPECT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0001_only.sql"});
 }
 
@@ -102,10 +93,10 @@ TEST_F(MigrateTest, IgnoresFilesThatAreNotNumberedMigrations) {
 TEST_F(MigrateTest, RefusesADatabaseThatNamesAMigrationItDoesNotKnow) {
   testing::TempDir dir;
   testing::write_file(dir.path() / "0001_first.sql", "CREATE TABLE first_table (id int);");
-  Database db(m_temp->url());
+  Database db(database_url());
   ASSERT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0001_first.sql"});
   {
-    pqxx::connection connection(m_temp->url());
+    pqxx::connection connection(database_url());
     pqxx::work txn(connection);
     txn.exec("INSERT INTO schema_migrations (name) VALUES ('0009_x.sql')");
     txn.commit();
@@ -119,17 +110,17 @@ TEST_F(MigrateTest, RefusesADatabaseThatNamesAMigrationItDoesNotKnow) {
                  "database schema is newer than this podcrawl (unknown migration "
                  "0009_x.sql); upgrade podcrawl");
   }
-  EXPECT_FALSE(table_exists(m_temp->url(), "second_table"));
+  EXPECT_FALSE(table_exists(database_url(), "second_table"));
 
   // Once this podcrawl knows the migration, it goes on.
   testing::write_file(dir.path() / "0009_x.sql", "CREATE TABLE ninth_table (id int);");
   EXPECT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0002_second.sql"});
-  EXPECT_FALSE(table_exists(m_temp->url(), "ninth_table"));
+  EXPECT_FALSE(table_exists(database_url(), "ninth_table"));
 }
 
 TEST_F(MigrateTest, AMissingFolderIsAnEnvironmentError) {
   testing::TempDir dir;
-  Database db(m_temp->url());
+  Database db(database_url());
   EXPECT_THROW(db.migrate(dir.path() / "absent"), core::EnvironmentError);
 }
 

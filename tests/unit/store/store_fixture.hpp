@@ -16,19 +16,19 @@ namespace podcrawl::store {
 inline const std::filesystem::path k_sql_dir = std::filesystem::path(PODCRAWL_SOURCE_DIR) / "sql";
 
 // A migrated, empty database of its own for each test.
-class StoreTest : public ::testing::Test {
+class StoreTest : public testing::DatabaseTest {
 protected:
   void SetUp() override {
-    if (!testing::TempDatabase::available()) {
-      GTEST_SKIP() << testing::TempDatabase::skip_reason();
+    DatabaseTest::SetUp();
+    if (IsSkipped()) {
+      return;
     }
-    m_temp = std::make_unique<testing::TempDatabase>();
-    m_db = std::make_unique<Database>(m_temp->url());
+    m_db = std::make_unique<Database>(database_url());
     m_db->migrate(k_sql_dir);
   }
 
   Database& db() { return *m_db; }
-  const std::string& url() const { return m_temp->url(); }
+  const std::string& url() const { return database_url(); }
 
   // Add a feed and return its id.
   std::int64_t listed_feed(const std::string& url, std::int64_t now = 1000) {
@@ -36,7 +36,6 @@ protected:
     return db().find_feed(url).value().id;
   }
 
-  std::unique_ptr<testing::TempDatabase> m_temp;
   std::unique_ptr<Database> m_db;
 };
 
