@@ -151,8 +151,8 @@ std::string categories_json(const std::vector<std::string>& categories) {
 }
 
 // CTEs that make show $show's categories the names in JSON array $names, writing only rows that
-// differ; `ids` holds a NULL id for a category another crawler added after the statement's
-// snapshot (the caller runs the statement again for it).
+// differ (none while $show is NULL); `ids` holds a NULL id for a category another crawler added
+// after the statement's snapshot (the caller runs the statement again for it).
 std::string category_ctes(const char* show, const char* names) {
   const std::string s = show;
   const std::string n = names;
@@ -175,8 +175,8 @@ std::string category_ctes(const char* show, const char* names) {
          " placed AS ("
          "  INSERT INTO show_categories (show_id, category_id, position)"
          "  SELECT " +
-         s +
-         ", ids.id, ids.position FROM ids WHERE ids.id IS NOT NULL AND NOT EXISTS ("
+         s + ", ids.id, ids.position FROM ids WHERE ids.id IS NOT NULL AND " + s +
+         " IS NOT NULL AND NOT EXISTS ("
          "   SELECT 1 FROM show_categories sc WHERE sc.show_id = " +
          s +
          "   AND sc.category_id = ids.id AND sc.position = ids.position)"
@@ -270,8 +270,10 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
 // Slugs offered to one INSERT of a new show: base, base-2, ... base-N.
 constexpr int k_slug_candidates = 64;
 
-std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues& v, bool active,
-                         std::int64_t now, std::string& slug) {
+// Insert the show with its categories; returns its id.
+std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues& v,
+                         const std::string& categories, bool active, std::int64_t now,
+                         std::string& slug) {
   const std::string base = slug_base(v.title, "show");
   for (int first = 1; first < k_max_slug_attempts; first += k_slug_candidates) {
     nlohmann::json candidates = nlohmann::json::array();
@@ -281,22 +283,29 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
     // The first candidate no show has; if another crawler takes it meanwhile, ON CONFLICT
     // leaves nothing inserted and the next round looks again.
     static const std::string k_insert =
-        "INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
-        " explicit, podcast_guid, new_feed_url, identity_guid, active, itunes, podcast,"
-        " added_at, updated_at)"
-        " SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
-        "  $15::jsonb, $16::jsonb, to_timestamp($14::bigint), to_timestamp($14::bigint)"
-        " FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY AS c(slug, ordinality)"
-        " WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)"
-        " ORDER BY c.ordinality LIMIT 1"
-        " ON CONFLICT (slug) DO NOTHING RETURNING id, slug";
+        "WITH inserted AS ("
+        "  INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
+        "  explicit, podcast_guid, new_feed_url, identity_guid, active, itunes, podcast,"
+        "  added_at, updated_at)"
+        "  SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
+        "   $15::jsonb, $16::jsonb, to_timestamp($14::bigint), to_timestamp($14::bigint)"
+        "  FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY AS c(slug, ordinality)"
+        "  WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)"
+        "  ORDER BY c.ordinality LIMIT 1"
+        "  ON CONFLICT (slug) DO NOTHING RETURNING id, slug)," +
+        category_ctes("(SELECT id FROM inserted)", "$17") +
+        " SELECT id, slug, (SELECT count(*) FILTER (WHERE id IS NULL) FROM ids) FROM inserted";
     const auto inserted = exec_named(
         txn, "podcrawl_insert_show", k_insert, feed_id, candidates.dump(), v.title, v.link,
         v.description, v.language, v.image, v.author, v.explicit_content, v.podcast_guid,
-        v.new_feed_url, v.identity_guid, active, now, v.itunes, v.podcast);
+        v.new_feed_url, v.identity_guid, active, now, v.itunes, v.podcast, categories);
     if (!inserted.empty()) {
       slug = inserted[0][1].as<std::string>();
-      return inserted[0][0].as<std::int64_t>();
+      const auto id = inserted[0][0].as<std::int64_t>();
+      if (inserted[0][2].as<std::int64_t>() != 0) {
+        write_categories(txn, id, categories);
+      }
+      return id;
     }
     const auto free = txn.exec_params(
         "SELECT count(*) FROM jsonb_array_elements_text($1::jsonb) AS c(slug)"
@@ -329,50 +338,114 @@ StoredShowRow attach_or_insert_show(pqxx::work& txn, std::int64_t feed_id, const
     return save_show(txn, *existing, feed_id, v, categories, active, now);
   }
   StoredShowRow stored;
-  stored.id = insert_show(txn, feed_id, v, active, now, stored.slug);
-  write_categories(txn, stored.id, categories);
+  stored.id = insert_show(txn, feed_id, v, categories, active, now, stored.slug);
   return stored;
 }
 
-nlohmann::json episode_json(const feed::Episode& episode, std::optional<std::int64_t> id,
-                            const std::string& key, const std::string& slug, int position) {
-  nlohmann::json transcripts = nlohmann::json::array();
-  for (const auto& transcript : episode.transcripts) {
-    transcripts.push_back(
-        {{"url", storable_text(transcript.url)}, {"type", storable_text(transcript.type)}});
+// JSON text written field by field: the batch of a feed's episodes is built for every save, and
+// a JSON document of objects for it costs the crawler more than writing the text does. Strings
+// must be valid UTF-8 (storable_text); only '"', '\\' and control characters are escaped.
+class JsonObjectWriter {
+public:
+  explicit JsonObjectWriter(std::string& out) : m_out(out) {}
+  JsonObjectWriter(const JsonObjectWriter&) = delete;
+  JsonObjectWriter& operator=(const JsonObjectWriter&) = delete;
+  ~JsonObjectWriter() { m_out += m_first ? "{}" : "}"; }
+
+  void text(std::string_view name, std::string_view value) {
+    key(name);
+    append_string(m_out, value);
   }
-  const auto optional_value = [](const auto& value) -> nlohmann::json {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-  };
-  return {
-      {"id", optional_value(id)},
-      {"key", key},
-      {"slug", slug},
-      {"guid", storable_text(episode.guid)},
-      {"title", storable_text(episode.title)},
-      {"published", optional_value(stored_time(episode.published))},
-      {"enclosure_url", storable_text(episode.enclosure_url)},
-      {"enclosure_type", storable_text(episode.enclosure_type)},
-      {"enclosure_length", optional_value(episode.enclosure_length)},
-      {"duration_seconds", optional_value(episode.duration_seconds)},
-      {"link", storable_text(episode.link)},
-      {"description", storable_text(episode.description)},
-      {"season", optional_value(episode.season)},
-      {"episode", optional_value(episode.episode)},
-      {"explicit", optional_value(episode.explicit_content)},
-      {"image", storable_text(episode.image)},
-      {"transcripts", std::move(transcripts)},
-      {"chapters_url", storable_text(episode.chapters_url)},
-      {"itunes", episode.itunes},
-      {"podcast", episode.podcast},
-      {"position", position},
-  };
+  void number(std::string_view name, std::optional<std::int64_t> value) {
+    key(name);
+    m_out += value ? std::to_string(*value) : "null";
+  }
+  void boolean(std::string_view name, std::optional<bool> value) {
+    key(name);
+    m_out += value ? (*value ? "true" : "false") : "null";
+  }
+  // A value that is JSON text already; nullopt is null.
+  void json(std::string_view name, const std::optional<std::string>& value) {
+    key(name);
+    m_out += value ? *value : "null";
+  }
+  // Starts the value of `name`; the caller writes it.
+  std::string& value(std::string_view name) {
+    key(name);
+    return m_out;
+  }
+
+  static void append_string(std::string& out, std::string_view text) {
+    out += '"';
+    for (const char c : text) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+        out += escaped;
+      } else {
+        out += c;
+      }
+    }
+    out += '"';
+  }
+
+private:
+  void key(std::string_view name) {
+    m_out += m_first ? '{' : ',';
+    m_first = false;
+    append_string(m_out, name);
+    m_out += ':';
+  }
+
+  std::string& m_out;
+  bool m_first = true;
+};
+
+// Appends the episode as the JSON object the write reads (json_to_recordset there).
+void append_episode_json(std::string& out, const feed::Episode& episode,
+                         std::optional<std::int64_t> id, const std::string& key,
+                         const std::string& slug, int position) {
+  const std::string description = storable_text(episode.description);
+  JsonObjectWriter object(out);
+  object.number("id", id);
+  object.text("key", key);
+  object.text("slug", slug);
+  object.text("guid", storable_text(episode.guid));
+  object.text("title", storable_text(episode.title));
+  object.number("published", stored_time(episode.published));
+  object.text("enclosure_url", storable_text(episode.enclosure_url));
+  object.text("enclosure_type", storable_text(episode.enclosure_type));
+  object.number("enclosure_length", episode.enclosure_length);
+  object.number("duration_seconds", episode.duration_seconds);
+  object.text("link", storable_text(episode.link));
+  object.text("description", description);
+  object.text("search_notes", search_notes(description, k_max_search_notes_bytes));
+  object.number("season", episode.season);
+  object.number("episode", episode.episode);
+  object.boolean("explicit", episode.explicit_content);
+  object.text("image", storable_text(episode.image));
+  std::string& transcripts = object.value("transcripts");
+  transcripts += '[';
+  for (const auto& transcript : episode.transcripts) {
+    transcripts += transcripts.back() == '[' ? "" : ",";
+    JsonObjectWriter entry(transcripts);
+    entry.text("url", storable_text(transcript.url));
+    entry.text("type", storable_text(transcript.type));
+  }
+  transcripts += ']';
+  object.text("chapters_url", storable_text(episode.chapters_url));
+  object.json("itunes", namespace_json(episode.itunes));
+  object.json("podcast", namespace_json(episode.podcast));
+  object.number("position", position);
 }
 
 // The feed's episodes as one JSON array for the write: matched ones carry the id of the row
 // they update, new ones a fresh key and slug. Counts the new episodes.
 struct EpisodeBatch {
-  nlohmann::json episodes = nlohmann::json::array();
+  std::string episodes_json;
   std::int64_t new_episodes = 0;
 };
 
@@ -384,11 +457,14 @@ EpisodeBatch episode_batch(StoredEpisodes stored, const feed::Show& show) {
   }
   const EpisodeMatches matches = match_episodes(stored.identities, incoming, show.link);
   EpisodeBatch batch;
+  std::string& out = batch.episodes_json;
+  out += '[';
   for (std::size_t k = 0; k < matches.kept.size(); ++k) {
     const feed::Episode& episode = show.episodes[matches.kept[k]];
     const int position = static_cast<int>(k);
+    out += k == 0 ? "" : ",";
     if (const auto s = matches.stored[k]) {
-      batch.episodes.push_back(episode_json(episode, stored.ids[*s], "", "", position));
+      append_episode_json(out, episode, stored.ids[*s], "", "", position);
       continue;
     }
     std::string key = stored_episode_key(episode);
@@ -400,8 +476,9 @@ EpisodeBatch episode_batch(StoredEpisodes stored, const feed::Show& show) {
     std::string slug = unique_slug(slug_base(episode.title, "episode"), stored.slugs);
     stored.slugs.insert(slug);
     ++batch.new_episodes;
-    batch.episodes.push_back(episode_json(episode, std::nullopt, key, slug, position));
+    append_episode_json(out, episode, std::nullopt, key, slug, position);
   }
+  out += ']';
   return batch;
 }
 
@@ -450,17 +527,17 @@ void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
                               std::int64_t next_fetch_at) {
   static const std::string k_sql =
       "WITH r AS ("
-      "  SELECT * FROM jsonb_to_recordset($2::jsonb) AS r(id bigint, key text, slug text,"
+      "  SELECT * FROM json_to_recordset($2::json) AS r(id bigint, key text, slug text,"
       "   guid text, title text, published bigint, enclosure_url text, enclosure_type text,"
       "   enclosure_length bigint, duration_seconds bigint, link text, description text,"
       "   season integer, episode integer, explicit boolean, image text, transcripts jsonb,"
-      "   chapters_url text, itunes jsonb, podcast jsonb, position integer)),"
+      "   chapters_url text, itunes jsonb, podcast jsonb, position integer, search_notes text)),"
       " cfg AS (SELECT search_config FROM shows WHERE id = $1),"
       " changed AS ("
       "  UPDATE episodes e SET (" +
-      episode_columns() + ", position, search_config, removed_at, updated_at) = (" +
+      episode_columns() + ", position, search_notes, search_config, removed_at, updated_at) = (" +
       k_batch_values +
-      ", r.position, cfg.search_config, NULL,"
+      ", r.position, r.search_notes, cfg.search_config, NULL,"
       "   CASE WHEN (" +
       episode_columns("e.") + ") IS DISTINCT FROM (" + k_batch_values +
       ") OR e.removed_at IS NOT NULL THEN to_timestamp($3::bigint) ELSE e.updated_at END)"
@@ -471,10 +548,11 @@ void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       " added AS ("
       "  INSERT INTO episodes (show_id, key, slug, " +
       episode_columns() +
-      ", position, first_seen_at, updated_at, search_config)"
+      ", position, search_notes, first_seen_at, updated_at, search_config)"
       "  SELECT $1, r.key, r.slug, " +
       k_batch_values +
-      ", r.position, to_timestamp($3::bigint), to_timestamp($3::bigint), cfg.search_config"
+      ", r.position, r.search_notes, to_timestamp($3::bigint), to_timestamp($3::bigint),"
+      "   cfg.search_config"
       "  FROM r, cfg WHERE r.id IS NULL RETURNING 1),"
       " vanished AS ("
       "  UPDATE episodes e SET removed_at = to_timestamp($3::bigint),"
@@ -495,9 +573,7 @@ void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       "  WHERE id = $4 RETURNING id)"
       " INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, new_episodes)"
       " SELECT id, to_timestamp($3::bigint), 'ok', $5, $10 FROM state";
-  const std::string episodes_json =
-      batch.episodes.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  exec_named(txn, "podcrawl_write_episodes", k_sql, show_id, episodes_json, now, feed_id,
+  exec_named(txn, "podcrawl_write_episodes", k_sql, show_id, batch.episodes_json, now, feed_id,
              meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
              bounded_text(meta.last_modified, k_max_error_bytes),
              bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at, batch.new_episodes);

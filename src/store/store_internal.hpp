@@ -51,14 +51,20 @@ std::string storable_text(std::string_view text);
 // storable_text, then cut to at most max_bytes without splitting a character.
 std::string bounded_text(std::string_view text, std::size_t max_bytes);
 
+// Most bytes of an episode's notes that search reads: the first paragraphs carry what an episode
+// is about, and a vector of whole notes costs the crawl's write more than the rest of the row.
+inline constexpr std::size_t k_max_search_notes_bytes = 4000;
+// The plain text of notes as search reads them (episodes.search_notes): tags replaced by a space,
+// the character references a sanitizer writes (&amp; &lt; &gt; &quot; &#39; &#N; &#xN;) decoded,
+// runs of white space made one space, cut to at most max_bytes without splitting a character.
+// Storable (storable_text) whatever the input.
+std::string search_notes(std::string_view html, std::size_t max_bytes);
+
 // Called inside a catch block: throw the current libpqxx failure again as a
 // core::EnvironmentError naming the operation and the (redacted) database.
 [[noreturn]] void rethrow_as_environment_error(const std::string& redacted_url,
                                                const char* operation);
 
-// For the crawl's writes: commit without waiting for the WAL flush. A crash may lose the last
-// fraction of a second of them (never consistency), and a lost save is only a feed fetched again
-// by a later crawl; waiting for the disk on every feed would bound a crawl by fsyncs.
 // Runs the statement prepared under `name` on this connection: libpqxx prepares it on first use
 // (and again after a reconnect), so a statement run for every feed is parsed and planned once per
 // connection. For statements whose best plan does not depend on their parameters.
@@ -69,6 +75,10 @@ pqxx::result exec_named(pqxx::transaction_base& txn, const char* name, const std
   return txn.exec_prepared(name, std::forward<Args>(args)...);
 }
 
+// For the crawl's writes: commit without waiting for the WAL flush. A crash may lose the last
+// fraction of a second of them, never consistency: each transaction is recovered whole or not
+// at all, in commit order. A lost save is only a feed fetched again by a later crawl; waiting for
+// the disk on every feed would bound a crawl by fsyncs.
 inline void commit_without_flush_wait(pqxx::work& txn) {
   txn.exec("SET LOCAL synchronous_commit = off");
 }

@@ -1,6 +1,10 @@
+#include <array>
+#include <cstdint>
+#include <optional>
 #include <regex>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "store_internal.hpp"
 
@@ -40,7 +44,131 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   return length;
 }
 
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+int digit_value(char c, bool hex) {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (hex && c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (hex && c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
+// A character reference: the character it stands for and the bytes it takes.
+struct Reference {
+  char32_t code = 0;
+  std::size_t length = 0;
+};
+
+// The reference starting with the '&' at text[i], when it is one search_notes decodes.
+std::optional<Reference> character_reference(std::string_view text, std::size_t i) {
+  static constexpr std::array<std::pair<std::string_view, char32_t>, 6> k_named = {{
+      {"&amp;", U'&'},
+      {"&lt;", U'<'},
+      {"&gt;", U'>'},
+      {"&quot;", U'"'},
+      {"&apos;", U'\''},
+      {"&nbsp;", U' '},
+  }};
+  // Digits read from a numeric reference: enough for U+10FFFF in decimal.
+  constexpr std::size_t k_max_reference_digits = 7;
+  const std::string_view rest = text.substr(i);
+  for (const auto& [name, code] : k_named) {
+    if (rest.starts_with(name)) {
+      return Reference{code, name.size()};
+    }
+  }
+  if (!rest.starts_with("&#")) {
+    return std::nullopt;
+  }
+  std::size_t k = 2;
+  const bool hex = k < rest.size() && (rest[k] == 'x' || rest[k] == 'X');
+  k += hex ? 1 : 0;
+  const std::size_t first_digit = k;
+  std::uint32_t code = 0;
+  for (int digit = 0; k < rest.size() && k - first_digit < k_max_reference_digits &&
+                      (digit = digit_value(rest[k], hex)) >= 0;
+       ++k) {
+    code = code * (hex ? 16 : 10) + static_cast<std::uint32_t>(digit);
+  }
+  if (k == first_digit || k >= rest.size() || rest[k] != ';' || code == 0 || code > 0x10FFFF ||
+      (code >= 0xD800 && code <= 0xDFFF)) {
+    return std::nullopt;
+  }
+  return Reference{static_cast<char32_t>(code), k + 1};
+}
+
+void append_utf8(std::string& out, char32_t code) {
+  const auto byte = [&](std::uint32_t value) { out += static_cast<char>(value); };
+  if (code < 0x80) {
+    byte(code);
+  } else if (code < 0x800) {
+    byte(0xC0 | (code >> 6));
+    byte(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    byte(0xE0 | (code >> 12));
+    byte(0x80 | ((code >> 6) & 0x3F));
+    byte(0x80 | (code & 0x3F));
+  } else {
+    byte(0xF0 | (code >> 18));
+    byte(0x80 | ((code >> 12) & 0x3F));
+    byte(0x80 | ((code >> 6) & 0x3F));
+    byte(0x80 | (code & 0x3F));
+  }
+}
+
 } // namespace
+
+std::string search_notes(std::string_view html, std::size_t max_bytes) {
+  std::string out;
+  bool pending_space = false;
+  const auto append = [&](std::string_view piece) {
+    if (pending_space && !out.empty()) {
+      out += ' ';
+    }
+    pending_space = false;
+    out.append(piece);
+  };
+  // Past max_bytes nothing more is kept; bounded_text cuts what went over at a character.
+  for (std::size_t i = 0; i < html.size() && out.size() <= max_bytes;) {
+    const char c = html[i];
+    if (c == '<') {
+      if (const auto end = html.find('>', i); end != std::string_view::npos) {
+        pending_space = true;
+        i = end + 1;
+        continue;
+      }
+    }
+    if (is_space(c)) {
+      pending_space = true;
+      ++i;
+      continue;
+    }
+    if (c == '&') {
+      if (const auto reference = character_reference(html, i)) {
+        if (reference->code == U' ') {
+          pending_space = true;
+        } else {
+          std::string decoded;
+          append_utf8(decoded, reference->code);
+          append(decoded);
+        }
+        i += reference->length;
+        continue;
+      }
+    }
+    append(html.substr(i, 1));
+    ++i;
+  }
+  return bounded_text(out, max_bytes);
+}
 
 std::string storable_text(std::string_view text) {
   static constexpr std::string_view k_replacement = "\xEF\xBF\xBD";

@@ -353,6 +353,33 @@ TEST_F(SaveTest, HostileEpisodeTextIsStoredAndRecognizedAgain) {
   EXPECT_EQ(db().stats().removed_episodes, 0);
 }
 
+TEST_F(SaveTest, TextThatJsonEscapesRoundTripsExactly) {
+  const std::vector<std::string> texts = {
+      "quote \" and backslash \\ and \\u0041",
+      "tab\tnew line\ncarriage return\r",
+      bytes("controls \x01\x1f\x7f"),
+      "\xe2\x80\xa8 line separator, \xf0\x9f\x8e\x99 microphone, العربية",
+  };
+  const auto id = listed_feed("https://a.example/feed");
+  feed::Show s = show("Escapes");
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    feed::Episode e = episode("escape-" + std::to_string(i), texts[i], k_now - static_cast<int>(i));
+    e.description = "<p>" + texts[i] + "</p>";
+    e.link = "https://a.example/" + texts[i];
+    s.episodes.push_back(e);
+  }
+  ASSERT_EQ(db().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
+  const auto stored = db().load_show("https://a.example/feed").value();
+  ASSERT_EQ(stored.show.episodes.size(), texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(stored.show.episodes[i].title, texts[i]) << i;
+    EXPECT_EQ(stored.show.episodes[i].description, "<p>" + texts[i] + "</p>") << i;
+    EXPECT_EQ(stored.show.episodes[i].link, "https://a.example/" + texts[i]) << i;
+  }
+  EXPECT_EQ(db().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
+  EXPECT_EQ(db().stats().removed_episodes, 0);
+}
+
 TEST_F(SaveTest, DuplicateKeysInOneDocumentAreStoredOnce) {
   const auto id = listed_feed("https://a.example/feed");
   feed::Show s = show("Dupes");

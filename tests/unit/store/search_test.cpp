@@ -112,6 +112,36 @@ TEST_F(SearchTest, EpisodesAreFoundWithTheirShow) {
   EXPECT_FALSE(arabic[0].episode_slug.empty());
 }
 
+TEST_F(SearchTest, EpisodeNotesAreSearchedAsPlainTextUpToABound) {
+  feed::Show notes = show("Kitchen Talk", "en");
+  feed::Episode interview = episode("notes-1", "An interview", k_now);
+  interview.description =
+      "<p>Tom &amp; Jerry&#39;s <a href=\"https://links.example/zebra\">"
+      "cheese</a> caf&#xE9; &lt;b&gt;bold&lt;/b&gt;</p>";
+  for (int i = 0; i < 1000; ++i) {
+    interview.description += "<p>filler</p>";
+  }
+  interview.description += "<p>zeppelin</p>";
+  notes.episodes = {interview};
+  db().record_success(listed_feed("https://notes.example/feed"), k_meta, notes, k_now, k_next);
+  const auto finds_episode = [&](const char* query) {
+    for (const auto& hit : db().search(query, "en", 10)) {
+      if (hit.episode_title == "An interview") {
+        return true;
+      }
+    }
+    return false;
+  };
+  // Text and decoded character references of the notes' first part.
+  for (const char* query : {"jerry", "tom", "cheese", "café", "bold", "filler"}) {
+    EXPECT_TRUE(finds_episode(query)) << query;
+  }
+  // Markup, reference names, and words past k_max_search_notes_bytes of plain text.
+  for (const char* query : {"zebra", "href", "amp", "zeppelin"}) {
+    EXPECT_FALSE(finds_episode(query)) << query;
+  }
+}
+
 TEST_F(SearchTest, EpisodesGoneFromTheirFeedAreNotFound) {
   feed::Show english = show("The Learning Podcast", "en-US");
   english.episodes = {episode("en-2", "Gardening basics", k_now - 100)};
