@@ -143,7 +143,7 @@ private:
     decoded.clear();
     std::size_t start = m_at + 1;
     if (start == m_html.size() || (!is_alnum(m_html[start]) && m_html[start] != '#')) {
-      decoded = "&";
+      decoded += '&';
       ++m_at;
       return true;
     }
