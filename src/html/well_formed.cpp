@@ -365,7 +365,8 @@ private:
       if (!quoted && (is_tag_space(c) || c == '>')) {
         return !value.empty();
       }
-      if (c == '<' || (!quoted && (c == '"' || c == '\'' || c == '=' || c == '`'))) {
+      // A form feed ends an unquoted value for the tokenizer; this reading leaves it to it.
+      if (c == '<' || (!quoted && (c == '"' || c == '\'' || c == '=' || c == '`' || c == '\f'))) {
         return false;
       }
       if (c == '&') {

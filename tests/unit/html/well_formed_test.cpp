@@ -107,6 +107,9 @@ const std::vector<std::string> k_refused = {
     "<p title=>empty unquoted value</p>",
     "<p title=\"unterminated>text",
     "<p\fclass=\"x\">form feed</p>",
+    // Found by fuzz_sanitize: a form feed ends an unquoted value, starting another attribute.
+    "rot<a href=0)rt\f\f\fa>x</a>",
+    "<p title=\"x\"\fclass=\"y\">form feed after a value</p>",
     "<p>carriage\r\nreturn</p>",
     std::string("<p>nul\0byte</p>", 15),
     "<p>bell\a</p>",
