@@ -330,8 +330,8 @@ std::string language_attribute(const xmlNode* node) {
 // What one container (the channel, or the root) yields while the document is read.
 struct ContainerRead {
   Draft draft;                   // from its own elements
-  std::vector<Episode> episodes; // from its items or entries, in document order
-  std::size_t items = 0;         // items read, duplicates included
+  std::vector<Episode> episodes; // from its items or entries, in document order, at most
+                                 // k_max_episodes, duplicates included
   std::string language;          // its xml:lang, inherited
 };
 
@@ -415,7 +415,7 @@ private:
       read_show_element(node, container.draft, m_options.feed_url);
       return;
     }
-    if (container.items++ < k_max_episodes) {
+    if (container.episodes.size() < k_max_episodes) {
       Draft episode_draft;
       read_episode_children(node, episode_draft, m_options.feed_url, false);
       container.episodes.push_back(finish_episode(episode_draft));
