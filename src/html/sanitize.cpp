@@ -483,34 +483,6 @@ std::string plain_text_to_html(const GumboNode* root) {
   return text_to_html(trim_ascii(collect_text(root)));
 }
 
-// True when the HTML parser reads the whole input as one run of text equal to its bytes:
-// within the input bound, nothing that starts a tag or a character reference, and only
-// characters the parser reads as themselves (see literal_character_length).
-bool is_literal_text(std::string_view html) {
-  if (html.size() > k_max_input_bytes) {
-    return false;
-  }
-  for (std::size_t i = 0; i < html.size();) {
-    if (html[i] == '<') {
-      return false;
-    }
-    if (html[i] == '&') {
-      char next = i + 1 < html.size() ? html[i + 1] : ' ';
-      bool alnum = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-                   (next >= '0' && next <= '9');
-      if (alnum || next == '#') {
-        return false;
-      }
-    }
-    std::size_t length = internal::literal_character_length(html, i);
-    if (length == 0) {
-      return false;
-    }
-    i += length;
-  }
-  return true;
-}
-
 icu::UnicodeString collapse_whitespace(const std::string& text) {
   icu::UnicodeString source = icu::UnicodeString::fromUTF8(text);
   icu::UnicodeString collapsed;
@@ -681,9 +653,6 @@ std::string sanitize_parsed(std::string_view html, std::string_view base_url) {
 } // namespace internal
 
 std::string sanitize(std::string_view html, std::string_view base_url) {
-  if (is_literal_text(html)) {
-    return text_to_html(trim_ascii(html));
-  }
   if (std::optional<std::string> sanitized = internal::sanitize_well_formed(html, base_url)) {
     return std::move(*sanitized);
   }

@@ -173,8 +173,8 @@ struct OutputDeleter {
 };
 using Document = std::unique_ptr<GumboOutput, OutputDeleter>;
 
-// sanitize() by way of the HTML parser, without the shortcuts for plain text and for
-// well-formed HTML.
+// sanitize() by way of the HTML parser, without the shortcut for well-formed HTML and plain
+// text.
 std::string sanitize_parsed(std::string_view html, std::string_view base_url);
 
 // sanitize() without the HTML parser, for HTML whose tree the parser builds exactly as the
