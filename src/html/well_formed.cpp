@@ -4,9 +4,12 @@
 // result as parsing and walking the tree. Whatever could make the parser build something
 // else (an implicit close, a reopened formatting element, a reference it reads leniently, a
 // character it rewrites) makes this reading give up, and sanitize() parses instead.
+#include <unicode/utf8.h>
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,22 +51,12 @@ bool is_block_level(Placement placement) {
          placement != Placement::anchor;
 }
 
+// Append a valid code point (not a surrogate, at most U+10FFFF) as UTF-8.
 void append_utf8(std::string& out, char32_t code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xc0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xe0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  }
+  std::array<char, U8_MAX_LENGTH> bytes{};
+  std::int32_t length = 0;
+  U8_APPEND_UNSAFE(bytes.data(), length, static_cast<UChar32>(code));
+  out.append(bytes.data(), static_cast<std::size_t>(length));
 }
 
 class WellFormedReader {
@@ -99,7 +92,7 @@ private:
   bool read_text() {
     while (m_at < m_html.size() && m_html[m_at] != '<') {
       if (m_html[m_at] == '&') {
-        if (!read_reference(m_scratch)) {
+        if (!read_reference(m_at, m_scratch)) {
           return false;
         }
         if (m_plain) {
@@ -136,19 +129,20 @@ private:
     return end - at;
   }
 
-  // Read the '&' at m_at into `decoded` (replacing what is there): an '&' that starts no
-  // reference is itself; a reference must be one of k_well_formed_references or a numeric
-  // one for a literal code point, each with its semicolon.
-  bool read_reference(std::string& decoded) {
+  // Read the '&' at `at` into `decoded` (replacing what is there) and move `at` past it: an
+  // '&' that starts no reference is itself; a reference must be one of
+  // k_well_formed_references or a numeric one for a literal code point, each with its
+  // semicolon.
+  bool read_reference(std::size_t& at, std::string& decoded) const {
     decoded.clear();
-    std::size_t start = m_at + 1;
+    std::size_t start = at + 1;
     if (start == m_html.size() || (!is_alnum(m_html[start]) && m_html[start] != '#')) {
       decoded += '&';
-      ++m_at;
+      ++at;
       return true;
     }
     if (m_html[start] == '#') {
-      return read_numeric_reference(start + 1, decoded);
+      return read_numeric_reference(start + 1, at, decoded);
     }
     std::size_t end = start;
     while (end < m_html.size() && is_alnum(m_html[end]) && end - start <= k_max_name_length) {
@@ -164,11 +158,15 @@ private:
       return false;
     }
     decoded = known->text;
-    m_at = end + 1;
+    at = end + 1;
     return true;
   }
 
-  bool read_numeric_reference(std::size_t at, std::string& decoded) {
+  // The number (after "&#") starts at `digits`; `reference_at` moves past the semicolon when
+  // the reference is read.
+  bool read_numeric_reference(std::size_t digits, std::size_t& reference_at,
+                              std::string& decoded) const {
+    std::size_t at = digits;
     bool hex = at < m_html.size() && (m_html[at] == 'x' || m_html[at] == 'X');
     at += hex ? 1 : 0;
     std::size_t digits_start = at;
@@ -184,7 +182,7 @@ private:
       return false;
     }
     append_utf8(decoded, code);
-    m_at = at + 1;
+    reference_at = at + 1;
     return true;
   }
 
@@ -370,12 +368,7 @@ private:
         return false;
       }
       if (c == '&') {
-        std::size_t saved = m_at;
-        m_at = at;
-        bool read = read_reference(m_scratch);
-        at = m_at;
-        m_at = saved;
-        if (!read) {
+        if (!read_reference(at, m_scratch)) {
           return false;
         }
         value += m_scratch;

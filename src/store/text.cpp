@@ -1,3 +1,5 @@
+#include <unicode/utf8.h>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -105,23 +107,12 @@ std::optional<Reference> character_reference(std::string_view text, std::size_t 
   return Reference{static_cast<char32_t>(code), k + 1};
 }
 
+// Append a valid code point (not a surrogate, at most U+10FFFF) as UTF-8.
 void append_utf8(std::string& out, char32_t code) {
-  const auto byte = [&](std::uint32_t value) { out += static_cast<char>(value); };
-  if (code < 0x80) {
-    byte(code);
-  } else if (code < 0x800) {
-    byte(0xC0 | (code >> 6));
-    byte(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    byte(0xE0 | (code >> 12));
-    byte(0x80 | ((code >> 6) & 0x3F));
-    byte(0x80 | (code & 0x3F));
-  } else {
-    byte(0xF0 | (code >> 18));
-    byte(0x80 | ((code >> 12) & 0x3F));
-    byte(0x80 | ((code >> 6) & 0x3F));
-    byte(0x80 | (code & 0x3F));
-  }
+  std::array<char, U8_MAX_LENGTH> bytes{};
+  std::int32_t length = 0;
+  U8_APPEND_UNSAFE(bytes.data(), length, static_cast<UChar32>(code));
+  out.append(bytes.data(), static_cast<std::size_t>(length));
 }
 
 } // namespace
