@@ -98,6 +98,21 @@ TEST_F(SearchTest, ShowsInOtherLanguagesMatchWordForWord) {
   EXPECT_FALSE(has_show_hit(db().search("podcast", "", 10), m_unknown_slug));
 }
 
+TEST_F(SearchTest, AShowThatChangesItsLanguageIsSearchedInTheNewOne) {
+  feed::Show swahili = show("Kitabu cha podcasts", "sw");
+  swahili.description = "<p>Stories about <i>gardens</i></p>";
+  const auto feed = listed_feed("https://sw.example/feed");
+  db().record_success(feed, k_meta, swahili, k_now + 60, k_next);
+  EXPECT_TRUE(has_show_hit(db().search("gardens", "", 10), m_unknown_slug));
+  EXPECT_FALSE(has_show_hit(db().search("garden", "", 10), m_unknown_slug));
+
+  feed::Show english = swahili;
+  english.language = "en";
+  db().record_success(feed, k_meta, english, k_now + 120, k_next);
+  EXPECT_TRUE(has_show_hit(db().search("garden", "", 10), m_unknown_slug));
+  EXPECT_TRUE(has_show_hit(db().search("podcast", "", 10), m_unknown_slug));
+}
+
 TEST_F(SearchTest, EpisodesAreFoundWithTheirShow) {
   const auto hits = db().search("marathons", "en", 10);
   ASSERT_EQ(hits.size(), 1u);
