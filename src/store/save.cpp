@@ -156,7 +156,8 @@ std::string categories_json(const std::vector<std::string>& categories) {
 
 // CTEs that make show $show's categories the names in JSON array $names, writing only rows that
 // differ (none while $show is NULL); `ids` holds a NULL id for a category another crawler added
-// after the statement's snapshot (the caller runs the statement again for it).
+// after the statement's snapshot (the caller runs the statement again for it). Each name is
+// looked up in the names' index, as free_slugs does for slugs.
 std::string category_ctes(const char* show, const char* names) {
   const std::string s = show;
   const std::string n = names;
@@ -165,13 +166,16 @@ std::string category_ctes(const char* show, const char* names) {
          "  FROM jsonb_array_elements_text(" +
          n +
          "::jsonb) WITH ORDINALITY AS t(name, ordinality)),"
+         " known AS ("
+         "  SELECT name, position,"
+         "   (SELECT c.id FROM categories c WHERE c.name = wanted.name LIMIT 1) AS id"
+         "  FROM wanted),"
          " added AS ("
-         "  INSERT INTO categories (name) SELECT name FROM wanted"
-         "  WHERE NOT EXISTS (SELECT 1 FROM categories c WHERE c.name = wanted.name)"
+         "  INSERT INTO categories (name) SELECT name FROM known WHERE id IS NULL"
          "  ON CONFLICT (name) DO NOTHING RETURNING id, name),"
          " ids AS ("
-         "  SELECT w.position, coalesce(c.id, a.id) AS id FROM wanted w"
-         "  LEFT JOIN categories c ON c.name = w.name LEFT JOIN added a ON a.name = w.name),"
+         "  SELECT k.position, coalesce(k.id, a.id) AS id FROM known k"
+         "  LEFT JOIN added a ON a.name = k.name),"
          " dropped AS ("
          "  DELETE FROM show_categories sc WHERE sc.show_id = " +
          s +
@@ -271,17 +275,28 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
   return {show_id, row[0].as<std::string>(), stored_episodes(row[2].as<std::string>())};
 }
 
-// Slugs offered to one INSERT of a new show: base, base-2, ... base-N.
+// Slugs offered to one INSERT of a new show after the base alone was taken: base-N, ...
 constexpr int k_slug_candidates = 64;
+
+// The rows of JSON array `candidates` (slug, ordinality) that no show has as its slug. Each is
+// looked up in the slug index: written as EXISTS, the planner may join the candidates with every
+// show by hashing the whole table, once per new show.
+std::string free_slugs(const char* candidates) {
+  return std::string(" FROM jsonb_array_elements_text(") + candidates +
+         "::jsonb) WITH ORDINALITY AS c(slug, ordinality)"
+         " WHERE (SELECT s.id FROM shows s WHERE s.slug = c.slug LIMIT 1) IS NULL";
+}
 
 // Insert the show with its categories; returns its id.
 std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues& v,
                          const std::string& categories, bool active, std::int64_t now,
                          std::string& slug) {
   const std::string base = slug_base(v.title, "show");
-  for (int first = 1; first < k_max_slug_attempts; first += k_slug_candidates) {
+  // Most shows get their base slug: the first round offers it alone.
+  for (int first = 1, count = 1; first < k_max_slug_attempts;
+       first += count, count = k_slug_candidates) {
     nlohmann::json candidates = nlohmann::json::array();
-    for (int n = first; n < first + k_slug_candidates; ++n) {
+    for (int n = first; n < first + count; ++n) {
       candidates.push_back(n == 1 ? base : base + "-" + std::to_string(n));
     }
     // The first candidate no show has; if another crawler takes it meanwhile, ON CONFLICT
@@ -293,9 +308,8 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
         "  search_config, search_notes, added_at, updated_at)"
         "  SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
         "   $15::jsonb, $16::jsonb, podcrawl_search_config($6), $18, to_timestamp($14::bigint),"
-        "   to_timestamp($14::bigint)"
-        "  FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY AS c(slug, ordinality)"
-        "  WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)"
+        "   to_timestamp($14::bigint)" +
+        free_slugs("$2") +
         "  ORDER BY c.ordinality LIMIT 1"
         "  ON CONFLICT (slug) DO NOTHING RETURNING id, slug)," +
         category_ctes("(SELECT id FROM inserted)", "$17") +
@@ -313,12 +327,10 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
       }
       return id;
     }
-    const auto free = txn.exec_params(
-        "SELECT count(*) FROM jsonb_array_elements_text($1::jsonb) AS c(slug)"
-        " WHERE NOT EXISTS (SELECT 1 FROM shows s WHERE s.slug = c.slug)",
-        candidates.dump());
-    if (free[0][0].as<std::int64_t>() > 0) {
-      first -= k_slug_candidates; // lost a race for a free one: look at the same ones again
+    static const std::string k_free = "SELECT count(*)" + free_slugs("$1");
+    if (exec_named(txn, "podcrawl_count_free_slugs", k_free, candidates.dump())[0][0]
+            .as<std::int64_t>() > 0) {
+      first -= count; // lost a race for a free one: look at the same ones again
     }
   }
   throw core::EnvironmentError("no free slug for show \"" + base + "\"");

@@ -171,6 +171,13 @@ TEST_F(SaveTest, ShowSlugsAreUniqueAndNeverChange) {
   EXPECT_EQ(slug_b, slug_a + "-2");
   EXPECT_EQ(slug_c, slug_a + "-3");
 
+  // Past the first rounds of candidates (the base alone, then 64 at a time), in order.
+  for (int n = 4; n <= 70; ++n) {
+    const auto feed = listed_feed("https://many.example/" + std::to_string(n));
+    ASSERT_EQ(db().record_success(feed, k_meta, show("Daily News"), k_now, k_next).show_slug,
+              slug_a + "-" + std::to_string(n));
+  }
+
   // A renamed show keeps the address it was first given.
   EXPECT_EQ(
       db().record_success(a, k_meta, show("Completely Different"), k_now + 10, k_next).show_slug,
