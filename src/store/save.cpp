@@ -172,7 +172,7 @@ std::string category_ctes(const char* show, const char* names) {
          "  FROM wanted),"
          " added AS ("
          "  INSERT INTO categories (name) SELECT name FROM known WHERE id IS NULL"
-         "  ON CONFLICT (name) DO NOTHING RETURNING id, name),"
+         "  ORDER BY name ON CONFLICT (name) DO NOTHING RETURNING id, name),"
          " ids AS ("
          "  SELECT k.position, coalesce(k.id, a.id) AS id FROM known k"
          "  LEFT JOIN added a ON a.name = k.name),"
@@ -250,10 +250,12 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "   ($2, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12::boolean, $13::bigint,"
       "    $16::jsonb, $17::jsonb, podcrawl_search_config($5), $18, to_timestamp($14::bigint))"
       "  WHERE id = $1 AND (title, link, description, language, image, author, explicit,"
-      "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast)"
+      "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
+      "   search_config, search_notes)"
       "   IS DISTINCT FROM"
       "   ($2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text,"
-      "    $10::text, $11::text, $12::boolean, $13::bigint, $16::jsonb, $17::jsonb)"
+      "    $10::text, $11::text, $12::boolean, $13::bigint, $16::jsonb, $17::jsonb,"
+      "    podcrawl_search_config($5), $18::text)"
       "  RETURNING id)," +
       category_ctes("$1::bigint", "$15") +
       " SELECT (SELECT slug FROM shows WHERE id = $1),"
@@ -275,7 +277,7 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
   return {show_id, row[0].as<std::string>(), stored_episodes(row[2].as<std::string>())};
 }
 
-// Slugs offered to one INSERT of a new show after the base alone was taken: base-N, ...
+// Slugs offered to one INSERT of a new show once the base alone was refused: base-N, ...
 constexpr int k_slug_candidates = 64;
 
 // The rows of JSON array `candidates` (slug, ordinality) that no show has as its slug. Each is
@@ -300,7 +302,7 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
       candidates.push_back(n == 1 ? base : base + "-" + std::to_string(n));
     }
     // The first candidate no show has; if another crawler takes it meanwhile, ON CONFLICT
-    // leaves nothing inserted and the next round looks again.
+    // leaves nothing inserted and the round is offered again (base to base-64 after the first).
     static const std::string k_insert =
         "WITH inserted AS ("
         "  INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"

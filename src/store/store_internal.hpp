@@ -51,13 +51,13 @@ std::string storable_text(std::string_view text);
 // storable_text, then cut to at most max_bytes without splitting a character.
 std::string bounded_text(std::string_view text, std::size_t max_bytes);
 
-// Most bytes of an episode's notes that search reads: the first paragraphs carry what an episode
-// is about, and a vector of whole notes costs the crawl's write more than the rest of the row.
+// Most bytes of an episode's or show's notes that search reads: the first paragraphs carry what
+// it is about, and a vector of whole notes costs the crawl's write more than the rest of the row.
 inline constexpr std::size_t k_max_search_notes_bytes = 4000;
-// The plain text of notes as search reads them (episodes.search_notes): tags replaced by a space,
-// the character references a sanitizer writes (&amp; &lt; &gt; &quot; &#39; &#N; &#xN;) decoded,
-// runs of white space made one space, cut to at most max_bytes without splitting a character.
-// Storable (storable_text) whatever the input.
+// The plain text of notes as search reads them (episodes and shows.search_notes): tags replaced by
+// a space, the character references a sanitizer writes (&amp; &lt; &gt; &quot; &#39; &#N; &#xN;)
+// decoded, runs of white space made one space, cut to at most max_bytes without splitting a
+// character. Storable (storable_text) whatever the input.
 std::string search_notes(std::string_view html, std::size_t max_bytes);
 
 // Called inside a catch block: throw the current libpqxx failure again as a
