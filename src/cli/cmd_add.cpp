@@ -41,12 +41,20 @@ bool looks_like_html(const fetch::FetchResult& result) {
          head.find("<!doctype html") != std::string_view::npos;
 }
 
+// URLs written to the list per transaction when none needs fetching (an OPML file, or
+// --no-discover): a long list is added in batches instead of a transaction per URL.
+constexpr std::size_t k_add_batch = 1000;
+
+bool needs_fetch(const Candidate& candidate, const AddOptions& options) {
+  return options.check || (!options.no_discover && !candidate.from_opml);
+}
+
 // Follows an HTML page to the feed it advertises, and with --check makes sure the URL parses.
 // Returns the URL to add, or throws UsageError with the reason it cannot be added.
 std::string resolve_candidate(const Candidate& candidate, const AddOptions& options,
                               const Context& context) {
   const bool discover = !options.no_discover && !candidate.from_opml;
-  if (!discover && !options.check) {
+  if (!needs_fetch(candidate, options)) {
     return candidate.url;
   }
   fetch::FetchRequest request;
@@ -124,20 +132,61 @@ std::vector<Candidate> collect(const AddOptions& options) {
   return candidates;
 }
 
+// The lines of candidates resolved but not yet written to the list, in input order.
+class PendingAdds {
+public:
+  explicit PendingAdds(store::Database& database) : m_database(database) {}
+
+  void add(std::string url) {
+    m_urls.push_back(std::move(url));
+    m_lines.emplace_back();
+  }
+  void error(const std::string& line) { m_lines.push_back(line); }
+  std::size_t size() const { return m_lines.size(); }
+
+  // Write the URLs in one transaction and print every line.
+  void flush() {
+    const auto outcomes = m_urls.empty() ? std::vector<store::AddOutcome>()
+                                         : m_database.add_feeds(m_urls, core::now());
+    std::size_t next = 0;
+    for (const auto& line : m_lines) {
+      if (!line.empty()) {
+        std::cout << line << '\n';
+        continue;
+      }
+      std::cout << (outcomes.at(next) == store::AddOutcome::added ? "added " : "exists ")
+                << m_urls[next] << '\n';
+      ++next;
+    }
+    std::cout.flush();
+    m_urls.clear();
+    m_lines.clear();
+  }
+
+private:
+  store::Database& m_database;
+  std::vector<std::string> m_urls;
+  std::vector<std::string> m_lines; // empty where the next URL's outcome goes
+};
+
 void add(const AddOptions& options, const Context& context) {
   const auto candidates = collect(options);
   auto database = context.open_database();
+  PendingAdds pending(*database);
   int errors = 0;
   for (const auto& candidate : candidates) {
     try {
-      const std::string url = resolve_candidate(candidate, options, context);
-      const auto outcome = database->add_feed(url, core::now());
-      std::cout << (outcome == store::AddOutcome::added ? "added " : "exists ") << url << '\n';
+      pending.add(resolve_candidate(candidate, options, context));
     } catch (const core::UsageError& error) {
-      std::cout << "error " << candidate.given << ": " << error.what() << '\n';
+      pending.error("error " + candidate.given + ": " + error.what());
       ++errors;
     }
+    // A URL that needed the network is reported at once; the others in batches.
+    if (needs_fetch(candidate, options) || pending.size() >= k_add_batch) {
+      pending.flush();
+    }
   }
+  pending.flush();
   if (errors > 0) {
     throw core::UsageError(std::to_string(errors) + " of " + std::to_string(candidates.size()) +
                            " URL(s) could not be added");

@@ -1,6 +1,9 @@
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "podcrawl/core/error.hpp"
 #include "store_internal.hpp"
@@ -59,27 +62,52 @@ void release_show(pqxx::work& txn, std::int64_t feed_id) {
 } // namespace
 
 AddOutcome Database::add_feed(const std::string& url, std::int64_t now) {
-  return guarded(m_impl->redacted_url, "add feed", [&] {
-    pqxx::work txn(m_impl->connection);
-    // A URL the list knew before a permanent move is the feed it moved to.
-    if (!txn.exec_params("SELECT 1 FROM feed_aliases WHERE url = $1", url).empty()) {
-      return AddOutcome::exists;
+  return add_feeds({url}, now).front();
+}
+
+std::vector<AddOutcome> Database::add_feeds(const std::vector<std::string>& urls,
+                                            std::int64_t now) {
+  // Each distinct URL once, in the order first given; later copies are `exists`.
+  nlohmann::json distinct = nlohmann::json::array();
+  std::unordered_map<std::string, std::size_t> position;
+  for (const auto& url : urls) {
+    if (position.emplace(url, distinct.size()).second) {
+      distinct.push_back(url);
     }
-    const auto inserted = txn.exec_params(
-        "INSERT INTO feeds (url, added_at) VALUES ($1, to_timestamp($2::bigint))"
-        " ON CONFLICT (url) DO NOTHING RETURNING id",
-        url, now);
-    AddOutcome outcome = AddOutcome::added;
-    if (inserted.empty()) {
-      const auto revived = txn.exec_params(
-          "UPDATE feeds SET status = 'active', failures = 0, failure_score = 0, last_error = '',"
-          " next_fetch_at = NULL, lease_until = NULL, content_hash = ''"
-          " WHERE url = $1 AND status IN ('removed', 'gone') RETURNING id",
-          url);
-      outcome = revived.empty() ? AddOutcome::exists : AddOutcome::added;
+  }
+  // One statement: URLs a listed feed moved away from (aliases) are left alone; the others are
+  // inserted, or re-activated when removed or gone. Each URL is looked up in its index.
+  static const std::string k_sql =
+      "WITH given AS ("
+      "  SELECT url, ordinality FROM jsonb_array_elements_text($1::jsonb)"
+      "   WITH ORDINALITY AS t(url, ordinality)"
+      "  WHERE (SELECT 1 FROM feed_aliases a WHERE a.url = t.url LIMIT 1) IS NULL),"
+      " inserted AS ("
+      "  INSERT INTO feeds (url, added_at) SELECT url, to_timestamp($2::bigint) FROM given"
+      "  ORDER BY url ON CONFLICT (url) DO NOTHING RETURNING url),"
+      " revived AS ("
+      "  UPDATE feeds f SET status = 'active', failures = 0, failure_score = 0, last_error = '',"
+      "  next_fetch_at = NULL, lease_until = NULL, content_hash = ''"
+      "  WHERE f.id = ANY (ARRAY(SELECT (SELECT o.id FROM feeds o WHERE o.url = g.url"
+      "   AND o.status IN ('removed', 'gone') LIMIT 1) FROM given g)) RETURNING f.url)"
+      " SELECT g.ordinality FROM given g"
+      " WHERE g.url IN (SELECT url FROM inserted UNION ALL SELECT url FROM revived)";
+  return guarded(m_impl->redacted_url, "add feeds", [&] {
+    pqxx::work txn(m_impl->connection);
+    std::vector<bool> added(distinct.size(), false);
+    for (const auto& row : exec_named(txn, "podcrawl_add_feeds", k_sql, distinct.dump(), now)) {
+      added.at(row[0].as<std::size_t>() - 1) = true;
     }
     txn.commit();
-    return outcome;
+    std::vector<AddOutcome> outcomes;
+    outcomes.reserve(urls.size());
+    for (const auto& url : urls) {
+      auto& first = position.at(url);
+      outcomes.push_back(first < added.size() && added[first] ? AddOutcome::added
+                                                              : AddOutcome::exists);
+      first = added.size(); // any later copy of the URL is `exists`
+    }
+    return outcomes;
   });
 }
 

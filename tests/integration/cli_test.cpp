@@ -135,6 +135,31 @@ TEST_F(CliDatabase, ExportedOpmlAddsTheSameList) {
   EXPECT_NE(imported.out.find("added https://example.net/b"), std::string::npos);
 }
 
+TEST_F(CliDatabase, ALongOpmlFileIsAddedWithALinePerUrlInOrder) {
+  // More outlines than one batch of the list holds, with copies of earlier URLs.
+  constexpr int k_feeds = 2500;
+  std::string opml = "<?xml version=\"1.0\"?><opml version=\"2.0\"><body>";
+  std::string expected;
+  for (int i = 0; i < k_feeds; ++i) {
+    const std::string url = "https://many.example/" + std::to_string(i) + ".xml";
+    opml += "<outline type=\"rss\" xmlUrl=\"" + url + "\"/>";
+    expected += "added " + url + "\n";
+    if (i % 700 == 0) {
+      opml += "<outline type=\"rss\" xmlUrl=\"" + url + "\"/>";
+      expected += "exists " + url + "\n";
+    }
+  }
+  opml += "</body></opml>";
+  testing::TempDir dir;
+  const auto path = (dir.path() / "many.opml").string();
+  testing::write_file(path, opml);
+  const auto result = run({"add", "--opml", path});
+  ASSERT_EQ(result.status, 0);
+  EXPECT_EQ(result.out, expected);
+  EXPECT_EQ(nlohmann::json::parse(run({"list", "--json"}).out).size(),
+            static_cast<std::size_t>(k_feeds));
+}
+
 // Regression: an older podcrawl ran against a database a newer one had migrated, writing rows
 // into a schema it did not know.
 TEST_F(CliDatabase, EveryCommandRefusesADatabaseMigratedByANewerPodcrawl) {

@@ -60,6 +60,34 @@ TEST_F(CrawlListTest, RemovedFeedsLeaveTheListAndComeBackWhenAddedAgain) {
   EXPECT_EQ(db().list_feeds(std::nullopt).size(), 1u);
 }
 
+TEST_F(CrawlListTest, AddingManyGivesAnOutcomePerUrlInOrder) {
+  db().add_feed("https://listed.example/feed", k_now);
+  db().add_feed("https://removed.example/feed", k_now);
+  db().remove_feed("https://removed.example/feed");
+  const auto gone = listed_feed("https://gone.example/feed");
+  db().record_failure(gone, gone_failure(), k_now, k_now);
+  const auto moved = listed_feed("https://old.example/feed");
+  ASSERT_TRUE(db().move_feed(moved, "https://new.example/feed"));
+
+  const std::vector<std::string> urls = {
+      "https://new-b.example/feed", "https://listed.example/feed",  "https://new-a.example/feed",
+      "https://new-b.example/feed", "https://removed.example/feed", "https://old.example/feed",
+      "https://gone.example/feed",  "https://new.example/feed"};
+  using enum AddOutcome;
+  EXPECT_EQ(db().add_feeds(urls, k_now + 10),
+            (std::vector<AddOutcome>{added, exists, added, exists, added, exists, added, exists}));
+  for (const char* url : {"https://new-a.example/feed", "https://new-b.example/feed",
+                          "https://removed.example/feed", "https://gone.example/feed"}) {
+    EXPECT_EQ(db().find_feed(url)->status, FeedStatus::active) << url;
+  }
+  EXPECT_FALSE(db().find_feed("https://old.example/feed").has_value());
+  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 6u);
+
+  // The same list again adds nothing.
+  EXPECT_EQ(db().add_feeds(urls, k_now + 20), std::vector<AddOutcome>(urls.size(), exists));
+  EXPECT_TRUE(db().add_feeds({}, k_now + 30).empty());
+}
+
 TEST_F(CrawlListTest, RemovingAnUnlistedUrlChangesNothing) {
   EXPECT_FALSE(db().remove_feed("https://never.example/feed"));
   EXPECT_FALSE(db().find_feed("https://never.example/feed").has_value());
