@@ -301,6 +301,109 @@ TEST_F(SaveTest, EveryFieldRoundTrips) {
   EXPECT_TRUE(bare.transcripts.empty());
 }
 
+// Text that would change a statement built by pasting it in: quotes, comments, dollar quoting,
+// escapes, casts and statement separators. Every text field stores it and gives it back exactly.
+TEST_F(SaveTest, SqlInjectionStringsInEveryTextFieldRoundTripExactly) {
+  const std::vector<std::string> injections = {
+      "'; DROP TABLE episodes; --",
+      "Robert'); DELETE FROM shows WHERE ('1'='1",
+      "1' OR '1'='1' /* comment */ --",
+      "\" OR \"\"=\"",
+      "$$; TRUNCATE feeds; $$ $tag$ $1 $2::text",
+      R"(E'\x27' \' \\ '' '''')",
+      R"('::jsonb || '{"locked": true}' -- )",
+      "%' UNION SELECT usename, passwd FROM pg_shadow --",
+      "'); COPY shows TO PROGRAM 'touch /tmp/pwned'; --",
+      R"({"$gt": ""} ]] }} ; \N \. |)",
+  };
+  int n = 0;
+  for (const auto& text : injections) {
+    const std::string url = "https://inject.example/" + std::to_string(++n);
+    const auto id = listed_feed(url);
+    const auto t = [&](const char* field) { return text + " " + field; };
+    feed::Show s;
+    s.title = t("title");
+    s.link = t("link");
+    s.description = t("description");
+    s.language = t("language");
+    s.image = t("image");
+    s.author = t("author");
+    s.categories = {t("category"), text};
+    s.podcast_guid = t("guid");
+    s.new_feed_url = t("new-feed-url");
+    s.itunes.owner_name = t("owner");
+    s.itunes.owner_email = t("email");
+    s.itunes.type = t("type");
+    s.itunes.keywords = {t("keyword"), text};
+    s.podcast.locked_owner = t("locked-owner");
+    s.podcast.funding = {{t("funding-url"), t("funding")}};
+    s.podcast.persons = {{t("name"), t("role"), t("group"), t("person-image"), t("href")}};
+    s.podcast.location = feed::Location{t("place"), t("geo"), t("osm")};
+    s.podcast.license = feed::License{t("license"), t("license-url")};
+    s.podcast.medium = t("medium");
+    feed::Episode e;
+    e.guid = t("episode-guid");
+    e.title = t("episode-title");
+    e.enclosure_url = t("enclosure");
+    e.enclosure_type = t("enclosure-type");
+    e.link = t("episode-link");
+    e.description = t("episode-description");
+    e.image = t("episode-image");
+    e.transcripts = {{t("transcript"), t("transcript-type")}};
+    e.chapters_url = t("chapters");
+    e.itunes.episode_type = t("episode-type");
+    e.itunes.keywords = {t("episode-keyword")};
+    e.podcast.chapters_type = t("chapters-type");
+    e.podcast.persons = {{t("guest"), t("guest-role"), "", "", ""}};
+    s.episodes = {e};
+    const FetchMeta meta{200, t("etag"), t("last-modified"), t("hash")};
+    db().record_success(id, meta, s, k_now, k_next);
+
+    const auto stored = db().load_show(url).value();
+    EXPECT_EQ(stored.show.title, s.title);
+    EXPECT_EQ(stored.show.link, s.link);
+    EXPECT_EQ(stored.show.description, s.description);
+    EXPECT_EQ(stored.show.language, s.language);
+    EXPECT_EQ(stored.show.image, s.image);
+    EXPECT_EQ(stored.show.author, s.author);
+    EXPECT_EQ(stored.show.categories, s.categories);
+    EXPECT_EQ(stored.show.podcast_guid, s.podcast_guid);
+    EXPECT_EQ(stored.show.new_feed_url, s.new_feed_url);
+    EXPECT_EQ(stored.show.itunes, s.itunes);
+    EXPECT_EQ(stored.show.podcast, s.podcast);
+    ASSERT_EQ(stored.show.episodes.size(), 1u) << text;
+    const feed::Episode& got = stored.show.episodes[0];
+    EXPECT_EQ(got.guid, e.guid);
+    EXPECT_EQ(got.title, e.title);
+    EXPECT_EQ(got.enclosure_url, e.enclosure_url);
+    EXPECT_EQ(got.enclosure_type, e.enclosure_type);
+    EXPECT_EQ(got.link, e.link);
+    EXPECT_EQ(got.description, e.description);
+    EXPECT_EQ(got.image, e.image);
+    ASSERT_EQ(got.transcripts.size(), 1u);
+    EXPECT_EQ(got.transcripts[0].url, e.transcripts[0].url);
+    EXPECT_EQ(got.transcripts[0].type, e.transcripts[0].type);
+    EXPECT_EQ(got.chapters_url, e.chapters_url);
+    EXPECT_EQ(got.itunes, e.itunes);
+    EXPECT_EQ(got.podcast, e.podcast);
+    const auto feed = db().find_feed(url).value();
+    EXPECT_EQ(feed.etag, meta.etag);
+    EXPECT_EQ(feed.last_modified, meta.last_modified);
+
+    // Stored again unchanged: recognized as the same episode, nothing added.
+    EXPECT_EQ(db().record_success(id, meta, s, k_now + 60, k_next).new_episodes, 0) << text;
+
+    // And as a failure's error text.
+    db().record_failure(id, {.http_status = 500, .error = t("error"), .weight = 1}, k_now + 120,
+                        k_next);
+    EXPECT_EQ(db().find_feed(url)->last_error, t("error"));
+  }
+  // Nothing else was touched: a show and an episode per feed.
+  const auto stats = db().stats();
+  EXPECT_EQ(stats.shows, static_cast<std::int64_t>(injections.size()));
+  EXPECT_EQ(stats.episodes, static_cast<std::int64_t>(injections.size()));
+}
+
 TEST_F(SaveTest, ChangedEpisodeFieldsReplaceTheStoredOnes) {
   const auto id = listed_feed("https://a.example/feed");
   feed::Show s = three_episode_show("Daily Tech");
