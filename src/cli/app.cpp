@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -81,6 +82,9 @@ void Context::finalize() {
     if (!std::filesystem::exists(config_file)) {
       throw core::UsageError("--config: no such file: " + config_file);
     }
+    if (std::filesystem::is_directory(config_file)) {
+      throw core::UsageError("--config: " + config_file + " is a folder, not a file");
+    }
     file = config_file;
   } else {
     file = core::default_config_file();
@@ -117,12 +121,17 @@ std::string read_input(const std::string& source) {
   if (source == "-") {
     return std::string(std::istreambuf_iterator<char>(std::cin), {});
   }
+  std::error_code error;
+  if (std::filesystem::is_directory(source, error)) {
+    throw core::UsageError("cannot read " + source + ": it is a folder");
+  }
   std::ifstream in(source, std::ios::binary | std::ios::ate);
   if (!in) {
     throw core::UsageError("cannot read " + source);
   }
   // Read a regular file in one piece; a pipe or device (size unknown) by the buffer.
-  std::streamoff size = in.tellg();
+  const std::streamoff size =
+      std::filesystem::is_regular_file(source, error) ? std::streamoff(in.tellg()) : 0;
   if (size > 0) {
     std::string content(static_cast<std::size_t>(size), '\0');
     in.seekg(0);

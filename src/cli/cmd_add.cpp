@@ -114,7 +114,17 @@ std::vector<Candidate> collect(const AddOptions& options) {
     take(url, false);
   }
   if (!options.opml_file.empty()) {
-    for (const auto& entry : feed::parse_opml(read_input(options.opml_file))) {
+    const std::string bytes = read_input(options.opml_file);
+    std::vector<feed::OpmlEntry> entries;
+    try {
+      entries = feed::parse_opml(bytes);
+    } catch (const core::UsageError& error) {
+      throw core::UsageError(options.opml_file + ": " + error.what());
+    }
+    if (entries.empty()) {
+      throw core::UsageError(options.opml_file + ": no feeds in this OPML document");
+    }
+    for (const auto& entry : entries) {
       take(entry.url, true);
     }
   }

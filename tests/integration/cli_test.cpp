@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <chrono>
 
 #include "support/process.hpp"
@@ -133,6 +134,48 @@ TEST_F(CliDatabase, ExportedOpmlAddsTheSameList) {
   ASSERT_EQ(imported.status, 0) << imported.out;
   EXPECT_NE(imported.out.find("added https://example.com/a.xml"), std::string::npos);
   EXPECT_NE(imported.out.find("added https://example.net/b"), std::string::npos);
+}
+
+// Files that cannot be read, or are not what the command reads: one line on stderr naming the
+// file, exit 2, nothing written. A folder stands in for an unreadable file, since the suite may
+// run as root, who can read any file whatever its mode.
+TEST_F(CliDatabase, UnreadableAndMalformedInputFilesAreRefusedInOneLine) {
+  testing::TempDir dir;
+  const auto folder = dir.path().string();
+  const auto html = (dir.path() / "page.opml").string();
+  testing::write_file(html, "<html><body><a href=\"https://example.com/feed\">feed</a></body>");
+  const auto truncated = (dir.path() / "cut.opml").string();
+  testing::write_file(truncated, "<?xml version=\"1.0\"?><opml version=\"2.0\"><body><outline ");
+  const auto empty = (dir.path() / "empty.opml").string();
+  testing::write_file(empty, "");
+  const std::vector<std::vector<std::string>> commands = {
+      {"add", "--opml", (dir.path() / "missing.opml").string()},
+      {"add", "--opml", folder},
+      {"add", "--opml", html},
+      {"add", "--opml", truncated},
+      {"add", "--opml", empty},
+      {"add", "--opml", folder, "https://example.com/also-given.xml"},
+      {"parse", folder},
+      {"--config", folder, "list"},
+      {"--config", (dir.path() / "missing.toml").string(), "list"},
+  };
+  for (const auto& command : commands) {
+    std::string shown;
+    for (const auto& argument : command) {
+      shown += argument + " ";
+    }
+    std::vector<std::string> arguments = {testing::podcrawl_binary(), "--database-url",
+                                          database_url()};
+    arguments.insert(arguments.end(), command.begin(), command.end());
+    testing::ChildProcess child(arguments);
+    const auto finished = child.wait_for(std::chrono::seconds(60));
+    ASSERT_TRUE(finished.has_value()) << shown;
+    const auto& result = *finished;
+    EXPECT_EQ(result.status, 2) << shown << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << shown << result.err;
+    EXPECT_EQ(result.err.rfind("podcrawl: ", 0), 0u) << shown << result.err;
+  }
+  EXPECT_EQ(nlohmann::json::parse(run({"list", "--json"}).out).size(), 0u);
 }
 
 TEST_F(CliDatabase, ALongOpmlFileIsAddedWithALinePerUrlInOrder) {
