@@ -26,7 +26,9 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 import uuid
 from xml.sax.saxutils import escape
 
@@ -193,6 +195,22 @@ def served_site(podcrawl, site_dir):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+# Headers `podcrawl serve` sends with every response, the 404 page included.
+SERVED_HEADERS = {"Content-Security-Policy": "frame-ancestors 'none'",
+                  "X-Content-Type-Options": "nosniff"}
+
+
+def header_problems(url):
+    """The headers of SERVED_HEADERS missing from, or different in, the response to url."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            headers = response.headers
+    except urllib.error.HTTPError as error:
+        headers = error.headers
+    return [f"header {name} is {headers.get(name)!r}, not {value!r}"
+            for name, value in SERVED_HEADERS.items() if headers.get(name) != value]
 
 
 class Browser:
@@ -381,12 +399,15 @@ def main():
         failures = []
         with served_site(args.podcrawl, site_dir) as base_url:
             urls = pages_to_visit(site_dir, base_url)
+            for url in urls + [base_url + "/no-such-page"]:
+                failures.extend(f"{url}: {problem}" for problem in header_problems(url))
             for url in urls:
                 for found in browser.visit(url):
                     failures.append(f"{url}: {found}")
         vectors = len(TEXT_VECTORS) + len(MARKUP_VECTORS) + len(URL_VECTORS)
         print(f"{len(urls)} pages, {vectors} vectors in every field: "
-              f"{len(failures)} script executions (control page: {len(control)})")
+              f"{len(failures)} script executions or missing headers "
+              f"(control page: {len(control)})")
         for failure in failures:
             print("FAIL:", failure)
         return 1 if failures else 0
