@@ -89,16 +89,29 @@ std::vector<AddOutcome> Database::add_feeds(const std::vector<std::string>& urls
       "  UPDATE feeds f SET status = 'active', failures = 0, failure_score = 0, last_error = '',"
       "  next_fetch_at = NULL, lease_until = NULL, content_hash = ''"
       "  WHERE f.id = ANY (ARRAY(SELECT (SELECT o.id FROM feeds o WHERE o.url = g.url"
-      "   AND o.status IN ('removed', 'gone') LIMIT 1) FROM given g)) RETURNING f.url)"
+      "   AND o.status IN ('removed', 'gone') LIMIT 1) FROM given g))"
+      "   AND f.status IN ('removed', 'gone') RETURNING f.url)"
       " SELECT g.ordinality FROM given g"
       " WHERE g.url IN (SELECT url FROM inserted UNION ALL SELECT url FROM revived)";
   return guarded(m_impl->redacted_url, "add feeds", [&] {
-    pqxx::work txn(m_impl->connection);
     std::vector<bool> added(distinct.size(), false);
-    for (const auto& row : exec_named(txn, "podcrawl_add_feeds", k_sql, distinct.dump(), now)) {
-      added.at(row[0].as<std::size_t>() - 1) = true;
+    // A feed moving to one of these URLs meanwhile can lock rows in the other order; the batch
+    // that PostgreSQL cancels to break the deadlock runs once more.
+    for (int attempt = 1;; ++attempt) {
+      try {
+        added.assign(distinct.size(), false);
+        pqxx::work txn(m_impl->connection);
+        for (const auto& row : exec_named(txn, "podcrawl_add_feeds", k_sql, distinct.dump(), now)) {
+          added.at(row[0].as<std::size_t>() - 1) = true;
+        }
+        txn.commit();
+        break;
+      } catch (const pqxx::deadlock_detected&) {
+        if (attempt == 2) {
+          throw;
+        }
+      }
     }
-    txn.commit();
     std::vector<AddOutcome> outcomes;
     outcomes.reserve(urls.size());
     for (const auto& url : urls) {

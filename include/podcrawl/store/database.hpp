@@ -50,8 +50,8 @@ public:
   // Add a normalized URL. A removed or gone feed is re-activated (added); a listed one, or a
   // URL a listed feed moved away from (an alias), is `exists`.
   AddOutcome add_feed(const std::string& url, std::int64_t now);
-  // add_feed for each URL, in one transaction: an outcome per URL, in order. A URL given twice
-  // is `exists` the second time.
+  // add_feed for each URL, in one transaction (one statement): an outcome per URL, in order. A
+  // URL given twice is `exists` the second time.
   std::vector<AddOutcome> add_feeds(const std::vector<std::string>& urls, std::int64_t now);
   // Mark the feed removed (its show stays, inactive). False when the URL is not listed.
   bool remove_feed(const std::string& url);
