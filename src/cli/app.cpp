@@ -79,10 +79,11 @@ void setup_logging(const Context& context) {
 void Context::finalize() {
   std::optional<std::filesystem::path> file;
   if (!config_file.empty()) {
-    if (!std::filesystem::exists(config_file)) {
+    std::error_code error;
+    if (!std::filesystem::exists(config_file, error)) {
       throw core::UsageError("--config: no such file: " + config_file);
     }
-    if (std::filesystem::is_directory(config_file)) {
+    if (std::filesystem::is_directory(config_file, error)) {
       throw core::UsageError("--config: " + config_file + " is a folder, not a file");
     }
     file = config_file;
@@ -125,22 +126,23 @@ std::string read_input(const std::string& source) {
   if (std::filesystem::is_directory(source, error)) {
     throw core::UsageError("cannot read " + source + ": it is a folder");
   }
-  std::ifstream in(source, std::ios::binary | std::ios::ate);
+  std::ifstream in(source, std::ios::binary);
   if (!in) {
     throw core::UsageError("cannot read " + source);
   }
   // Read a regular file in one piece; a pipe or device (size unknown) by the buffer.
-  const std::streamoff size =
-      std::filesystem::is_regular_file(source, error) ? std::streamoff(in.tellg()) : 0;
-  if (size > 0) {
+  const std::uintmax_t size = std::filesystem::is_regular_file(source, error)
+                                  ? std::filesystem::file_size(source, error)
+                                  : 0;
+  if (!error && size > 0) {
     std::string content(static_cast<std::size_t>(size), '\0');
-    in.seekg(0);
-    if (in.read(content.data(), size) && in.peek() == std::ifstream::traits_type::eof()) {
+    if (in.read(content.data(), static_cast<std::streamsize>(size)) &&
+        in.peek() == std::ifstream::traits_type::eof()) {
       return content;
     }
     in.clear();
+    in.seekg(0);
   }
-  in.seekg(0);
   std::ostringstream content;
   content << in.rdbuf();
   if (in.bad()) {

@@ -115,14 +115,15 @@ std::vector<Candidate> collect(const AddOptions& options) {
   }
   if (!options.opml_file.empty()) {
     const std::string bytes = read_input(options.opml_file);
+    const std::string name = options.opml_file == "-" ? "stdin" : options.opml_file;
     std::vector<feed::OpmlEntry> entries;
     try {
       entries = feed::parse_opml(bytes);
     } catch (const core::UsageError& error) {
-      throw core::UsageError(options.opml_file + ": " + error.what());
+      throw core::UsageError(name + ": " + error.what());
     }
     if (entries.empty()) {
-      throw core::UsageError(options.opml_file + ": no feeds in this OPML document");
+      throw core::UsageError(name + ": no feeds in this OPML document");
     }
     for (const auto& entry : entries) {
       take(entry.url, true);
@@ -131,7 +132,8 @@ std::vector<Candidate> collect(const AddOptions& options) {
   if (!bad.empty()) {
     // Bad input changes nothing: refuse the whole command before touching the list.
     for (const auto& given : bad) {
-      std::cout << "error " << given << ": not an http(s) URL\n";
+      std::cout << "error " << given << ": not an http(s) URL of at most "
+                << net::k_max_feed_url_length << " bytes\n";
     }
     throw core::UsageError(std::to_string(bad.size()) +
                            " URL(s) are not http(s) URLs; nothing added");

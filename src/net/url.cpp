@@ -354,7 +354,11 @@ std::optional<std::string> normalize_feed_url(std::string_view text) {
     url->port.reset();
   }
   url->fragment.clear();
-  return to_string(*url);
+  std::string normalized = to_string(*url);
+  if (normalized.size() > k_max_feed_url_length) {
+    return std::nullopt;
+  }
+  return normalized;
 }
 
 std::string resolve(std::string_view base, std::string_view reference) {

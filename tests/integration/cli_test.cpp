@@ -101,10 +101,13 @@ TEST_F(CliDatabase, AddNormalizesAndDeduplicates) {
 }
 
 TEST_F(CliDatabase, BadInputChangesNothing) {
-  const auto result = run(
-      {"add", "--no-discover", "https://example.com/ok.xml", "not a url", "javascript:alert(1)"});
+  // Longer than the crawl list's index holds.
+  const std::string too_long = "https://example.com/" + std::string(3000, 'a');
+  const auto result = run({"add", "--no-discover", "https://example.com/ok.xml", "not a url",
+                           "javascript:alert(1)", too_long});
   EXPECT_EQ(result.status, 2);
   EXPECT_NE(result.out.find("error not a url"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("error " + too_long), std::string::npos) << result.out;
   EXPECT_EQ(nlohmann::json::parse(run({"list", "--json"}).out).size(), 0u);
 }
 

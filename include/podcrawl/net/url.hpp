@@ -9,6 +9,9 @@ namespace podcrawl::net {
 
 // Longest URL text accepted, in bytes after trimming; longer text is not a URL.
 inline constexpr std::size_t k_max_url_length = 8192;
+// Longest feed URL, in bytes once normalized: the crawl list keeps feed URLs in a unique index,
+// whose entries PostgreSQL bounds at about 2,700 bytes.
+inline constexpr std::size_t k_max_feed_url_length = 2048;
 
 // An absolute URL split into its parts. Only hierarchical URLs (scheme://host/...) parse.
 struct Url {
@@ -30,7 +33,7 @@ std::string to_string(const Url& url);
 
 // Return the canonical form used for the crawl list: lower-case scheme and host, IDN to
 // punycode, default port dropped, fragment dropped, empty path as "/". Only http and https
-// are accepted; nullopt for anything else.
+// are accepted, up to k_max_feed_url_length; nullopt for anything else.
 std::optional<std::string> normalize_feed_url(std::string_view text);
 
 // Resolve a reference (absolute, scheme-relative, absolute-path or relative) against a base

@@ -165,6 +165,11 @@ TEST(UrlNormalize, RejectsEverythingButHttpAndHttps) {
     SCOPED_TRACE(input);
     EXPECT_FALSE(normalize_feed_url(input).has_value());
   }
+  // Feed URLs are bounded by what the crawl list's unique index can hold.
+  const std::string prefix = "https://example.com/";
+  const std::string longest = prefix + std::string(k_max_feed_url_length - prefix.size(), 'a');
+  EXPECT_EQ(normalize_feed_url(longest), longest);
+  EXPECT_FALSE(normalize_feed_url(longest + "a").has_value());
 }
 
 TEST(UrlNormalize, IsIdempotent) {
