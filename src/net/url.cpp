@@ -321,7 +321,7 @@ std::optional<Url> parse_url(std::string_view text) {
   }
   url.path = encode_component(remove_dot_segments(ref.path));
   if (url.path.empty()) {
-    url.path = "/";
+    url.path.push_back('/'); // not `= "/"`: GCC 12's -Wrestrict false positive in Release
   }
   if (ref.query) {
     url.has_query = true;
