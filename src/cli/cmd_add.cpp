@@ -45,15 +45,20 @@ bool looks_like_html(const fetch::FetchResult& result) {
 // --no-discover): a long list is added in batches instead of a transaction per URL.
 constexpr std::size_t k_add_batch = 1000;
 
+// Whether an HTML page at the candidate's URL is followed to the feed it advertises.
+bool discovers(const Candidate& candidate, const AddOptions& options) {
+  return !options.no_discover && !candidate.from_opml;
+}
+
 bool needs_fetch(const Candidate& candidate, const AddOptions& options) {
-  return options.check || (!options.no_discover && !candidate.from_opml);
+  return options.check || discovers(candidate, options);
 }
 
 // Follows an HTML page to the feed it advertises, and with --check makes sure the URL parses.
 // Returns the URL to add, or throws UsageError with the reason it cannot be added.
 std::string resolve_candidate(const Candidate& candidate, const AddOptions& options,
                               const Context& context) {
-  const bool discover = !options.no_discover && !candidate.from_opml;
+  const bool discover = discovers(candidate, options);
   if (!needs_fetch(candidate, options)) {
     return candidate.url;
   }
