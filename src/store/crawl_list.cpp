@@ -94,7 +94,7 @@ std::vector<AddOutcome> Database::add_feeds(const std::vector<std::string>& urls
       " SELECT g.ordinality FROM given g"
       " WHERE g.url IN (SELECT url FROM inserted UNION ALL SELECT url FROM revived)";
   return guarded(m_impl->redacted_url, "add feeds", [&] {
-    std::vector<bool> added(distinct.size(), false);
+    std::vector<bool> added;
     // A feed moving to one of these URLs meanwhile can lock rows in the other order; the batch
     // that PostgreSQL cancels to break the deadlock runs once more.
     for (int attempt = 1;; ++attempt) {
