@@ -1,0 +1,397 @@
+#include "podcrawl/http/server.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <optional>
+
+#include <microhttpd.h>
+#include <spdlog/spdlog.h>
+
+#include "podcrawl/core/error.hpp"
+#include "request_internal.hpp"
+
+namespace podcrawl::http {
+
+namespace {
+
+// The answer's status line and headers are written into the same per-connection pool as the
+// request was read into, so the pool is the header limit plus this much.
+constexpr std::size_t k_connection_memory_slack = 16 * 1024;
+constexpr std::size_t k_log_line_bytes = 512;
+
+struct DaemonDeleter {
+  void operator()(MHD_Daemon* daemon) const { MHD_stop_daemon(daemon); }
+};
+
+struct ResponseDeleter {
+  void operator()(MHD_Response* response) const { MHD_destroy_response(response); }
+};
+using ResponsePtr = std::unique_ptr<MHD_Response, ResponseDeleter>;
+
+// A file descriptor with one owner.
+class Socket {
+public:
+  explicit Socket(int fd = -1) : m_fd(fd) {}
+  ~Socket() { reset(); }
+  Socket(Socket&& other) noexcept : m_fd(other.release()) {}
+  Socket& operator=(Socket&& other) noexcept {
+    if (this != &other) {
+      reset();
+      m_fd = other.release();
+    }
+    return *this;
+  }
+  int get() const { return m_fd; }
+  int release() { return std::exchange(m_fd, -1); }
+  void reset() {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+      m_fd = -1;
+    }
+  }
+
+private:
+  int m_fd;
+};
+
+// What libmicrohttpd keeps for one request between its callbacks (as its con_cls).
+struct RequestState {
+  std::string target;   // the request target as received, copied before MHD decodes it
+  bool counted = false; // counted in Impl::in_flight
+};
+
+struct ListenAddress {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  std::string display; // "127.0.0.1:8080", "[::1]:8080"
+};
+
+ListenAddress parse_listen_address(const ServerOptions& options) {
+  ListenAddress address;
+  std::string host = options.bind;
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  auto* v4 = reinterpret_cast<sockaddr_in*>(&address.storage);
+  auto* v6 = reinterpret_cast<sockaddr_in6*>(&address.storage);
+  if (inet_pton(AF_INET, host.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(static_cast<std::uint16_t>(options.port));
+    address.length = sizeof(sockaddr_in);
+    address.display = host + ":" + std::to_string(options.port);
+  } else if (inet_pton(AF_INET6, host.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(static_cast<std::uint16_t>(options.port));
+    address.length = sizeof(sockaddr_in6);
+    address.display = "[" + host + "]:" + std::to_string(options.port);
+  } else {
+    throw core::UsageError("the server's bind address is not a numeric IP address: " +
+                           options.bind);
+  }
+  return address;
+}
+
+void check_options(const ServerOptions& options) {
+  if (options.port < 0 || options.port > 65535) {
+    throw core::UsageError("the server's port must be in [0, 65535], not " +
+                           std::to_string(options.port));
+  }
+  if (options.threads < 1 || options.max_connections < 1 ||
+      options.connection_timeout_seconds < 1 || options.drain_timeout_seconds < 0 ||
+      options.max_header_bytes < 1024) {
+    throw core::UsageError(
+        "the server's threads, connections and timeouts must be positive "
+        "and its header limit at least 1024 bytes");
+  }
+}
+
+// Bind and listen, non-blocking (every event loop of the pool accepts from it).
+Socket open_listen_socket(const ListenAddress& address) {
+  auto fail = [&](const char* what) {
+    throw core::EnvironmentError("cannot listen on " + address.display + ": " + what + ": " +
+                                 std::strerror(errno));
+  };
+  Socket socket(::socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (socket.get() < 0) {
+    fail("socket");
+  }
+  const int one = 1;
+  ::setsockopt(socket.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (::bind(socket.get(), reinterpret_cast<const sockaddr*>(&address.storage), address.length) !=
+      0) {
+    fail("bind");
+  }
+  if (::listen(socket.get(), SOMAXCONN) != 0) {
+    fail("listen");
+  }
+  return socket;
+}
+
+int bound_port(const Socket& socket) {
+  sockaddr_storage storage{};
+  socklen_t length = sizeof storage;
+  if (::getsockname(socket.get(), reinterpret_cast<sockaddr*>(&storage), &length) != 0) {
+    return 0;
+  }
+  if (storage.ss_family == AF_INET6) {
+    return ntohs(reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_port);
+  }
+  return ntohs(reinterpret_cast<const sockaddr_in*>(&storage)->sin_port);
+}
+
+void log_from_mhd(void* /*cls*/, const char* format, va_list arguments) {
+  char line[k_log_line_bytes];
+  std::vsnprintf(line, sizeof line, format, arguments);
+  std::string_view text(line);
+  while (!text.empty() && text.back() == '\n') {
+    text.remove_suffix(1);
+  }
+  spdlog::debug("libmicrohttpd: {}", text);
+}
+
+enum MHD_Result collect_header(void* cls, enum MHD_ValueKind /*kind*/, const char* key,
+                               std::size_t key_size, const char* value, std::size_t value_size) {
+  auto& headers = *static_cast<std::vector<std::pair<std::string, std::string>>*>(cls);
+  headers.emplace_back(std::string(key, key_size),
+                       value ? std::string(value, value_size) : std::string());
+  return MHD_YES;
+}
+
+void read_client(MHD_Connection* connection, Request& request) {
+  const MHD_ConnectionInfo* info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (info && info->client_addr) {
+    const auto [address, loopback] = detail::describe_peer(*info->client_addr);
+    request.client_address = address;
+    request.loopback_client = loopback;
+  }
+}
+
+// Whether the request announces a body (RFC 9112 section 6.3).
+bool has_body(MHD_Connection* connection) {
+  const char* length =
+      MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  return (length && std::strcmp(length, "0") != 0) ||
+         MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                                     MHD_HTTP_HEADER_TRANSFER_ENCODING) != nullptr;
+}
+
+ResponsePtr make_response(const std::shared_ptr<const std::string>& body) {
+  if (!body || body->empty()) {
+    return ResponsePtr(
+        MHD_create_response_from_buffer(0, const_cast<char*>(""), MHD_RESPMEM_PERSISTENT));
+  }
+  // The body is kept alive by a shared_ptr that libmicrohttpd frees with the response, which
+  // it may do after the handler's own references are gone. It only reads the buffer.
+  auto keeper = std::make_unique<std::shared_ptr<const std::string>>(body);
+  ResponsePtr response(MHD_create_response_from_buffer_with_free_callback_cls(
+      body->size(), const_cast<char*>(body->data()),
+      [](void* cls) { delete static_cast<std::shared_ptr<const std::string>*>(cls); },
+      keeper.get()));
+  if (response) {
+    keeper.release();
+  }
+  return response;
+}
+
+enum MHD_Result send(MHD_Connection* connection, const Response& answer, bool close) {
+  ResponsePtr response = make_response(answer.body);
+  if (!response) {
+    return MHD_NO; // out of memory: libmicrohttpd closes the connection
+  }
+  for (const auto& [name, value] : answer.headers) {
+    if (!detail::server_owned_header(name)) {
+      // A header libmicrohttpd refuses (a line break in it) is left out.
+      MHD_add_response_header(response.get(), name.c_str(), value.c_str());
+    }
+  }
+  if (close) {
+    MHD_add_response_header(response.get(), MHD_HTTP_HEADER_CONNECTION, "close");
+  }
+  return MHD_queue_response(connection, static_cast<unsigned int>(answer.status), response.get());
+}
+
+} // namespace
+
+struct Server::Impl {
+  const ServerOptions options;
+  const Handler handler;
+  Socket listen_socket;
+  int port = 0;
+  std::unique_ptr<MHD_Daemon, DaemonDeleter> daemon; // after listen_socket: stopped first
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool stopping = false;
+  std::chrono::steady_clock::time_point stop_time;
+  std::size_t in_flight = 0;        // requests handed to the handler and not yet completed
+  std::atomic<bool> closing{false}; // answers close their connections
+
+  Impl(ServerOptions server_options, Handler request_handler)
+      : options(std::move(server_options)), handler(std::move(request_handler)) {}
+
+  static void* on_uri(void* /*cls*/, const char* uri, MHD_Connection* /*connection*/) {
+    return new RequestState{uri ? uri : "", false};
+  }
+
+  static void on_completed(void* cls, MHD_Connection* /*connection*/, void** con_cls,
+                           enum MHD_RequestTerminationCode /*code*/) {
+    std::unique_ptr<RequestState> state(static_cast<RequestState*>(*con_cls));
+    *con_cls = nullptr;
+    if (state && state->counted) {
+      auto& impl = *static_cast<Impl*>(cls);
+      std::lock_guard lock(impl.mutex);
+      --impl.in_flight;
+      impl.changed.notify_all();
+    }
+  }
+
+  static enum MHD_Result on_request(void* cls, MHD_Connection* connection, const char* /*url*/,
+                                    const char* method, const char* /*version*/,
+                                    const char* /*upload_data*/, std::size_t* upload_data_size,
+                                    void** con_cls) {
+    auto& impl = *static_cast<Impl*>(cls);
+    auto* state = static_cast<RequestState*>(*con_cls);
+    if (!state) {
+      return MHD_NO; // not from on_uri: cannot happen, and nothing to answer from
+    }
+    if (!state->counted) {
+      {
+        std::lock_guard lock(impl.mutex);
+        ++impl.in_flight;
+        state->counted = true;
+      }
+      // The first call comes when the headers are in. libmicrohttpd keeps the connection alive
+      // only for an answer queued in a later call, once the request has ended; a request with
+      // a body (never read here) or another method is answered now, and its connection closed.
+      const bool get_or_head =
+          method && (std::strcmp(method, "GET") == 0 || std::strcmp(method, "HEAD") == 0);
+      if (get_or_head && !has_body(connection)) {
+        return MHD_YES;
+      }
+      return impl.answer(connection, method, *state);
+    }
+    if (*upload_data_size != 0) {
+      *upload_data_size = 0; // not reached: bodies are answered before they are read
+      return MHD_YES;
+    }
+    return impl.answer(connection, method, *state);
+  }
+
+  enum MHD_Result answer(MHD_Connection* connection, const char* method,
+                         const RequestState& state) {
+    Request request;
+    request.method = method ? method : "";
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, collect_header, &request.headers);
+    const detail::Limits limits{options.max_header_bytes};
+    if (auto refusal = detail::check_request(request, state.target, limits)) {
+      // After a malformed or oversized request the stream cannot be trusted: close it.
+      return send(connection, *refusal, true);
+    }
+    read_client(connection, request);
+    Response response;
+    try {
+      response = handler(request);
+    } catch (const std::exception& error) {
+      spdlog::error("the handler of {} {} failed: {}", request.method, request.path, error.what());
+      response = Response{500, {}, nullptr};
+    }
+    // Read after the handler: stop() may have come while it ran.
+    return send(connection, response, closing.load());
+  }
+
+  void start(const ListenAddress& address) {
+    unsigned int flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (address.storage.ss_family == AF_INET6) {
+      flags |= MHD_USE_IPv6;
+    }
+    daemon.reset(MHD_start_daemon(
+        flags, static_cast<std::uint16_t>(port), nullptr, nullptr, &Impl::on_request, this,
+        MHD_OPTION_EXTERNAL_LOGGER, &log_from_mhd, nullptr, MHD_OPTION_LISTEN_SOCKET,
+        listen_socket.get(), MHD_OPTION_THREAD_POOL_SIZE,
+        static_cast<unsigned int>(options.threads), MHD_OPTION_CONNECTION_LIMIT,
+        static_cast<unsigned int>(options.max_connections), MHD_OPTION_CONNECTION_TIMEOUT,
+        static_cast<unsigned int>(options.connection_timeout_seconds),
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, options.max_header_bytes + k_connection_memory_slack,
+        MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_URI_LOG_CALLBACK, &Impl::on_uri, this,
+        MHD_OPTION_NOTIFY_COMPLETED, &Impl::on_completed, this, MHD_OPTION_END));
+    if (!daemon) {
+      throw core::EnvironmentError("cannot serve on " + address.display +
+                                   ": libmicrohttpd did not start");
+    }
+  }
+};
+
+Server::Server(ServerOptions options, Handler handler)
+    : m_impl(std::make_unique<Impl>(std::move(options), std::move(handler))) {
+  check_options(m_impl->options);
+  const ListenAddress address = parse_listen_address(m_impl->options);
+  m_impl->listen_socket = open_listen_socket(address);
+  m_impl->port = bound_port(m_impl->listen_socket);
+  m_impl->start(address);
+}
+
+Server::~Server() {
+  stop();
+  wait();
+}
+
+int Server::port() const {
+  return m_impl->port;
+}
+
+std::size_t Server::open_connections() const {
+  if (!m_impl->daemon) {
+    return 0;
+  }
+  const MHD_DaemonInfo* info =
+      MHD_get_daemon_info(m_impl->daemon.get(), MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+  return info ? info->num_connections : 0;
+}
+
+void Server::stop() {
+  Impl& impl = *m_impl;
+  std::lock_guard lock(impl.mutex);
+  if (impl.stopping) {
+    return;
+  }
+  impl.stopping = true;
+  impl.stop_time = std::chrono::steady_clock::now();
+  impl.closing = true;
+  if (impl.daemon && MHD_quiesce_daemon(impl.daemon.get()) != MHD_INVALID_SOCKET) {
+    // libmicrohttpd's threads may look at the socket until MHD_stop_daemon, so it is closed
+    // only then (wait()); shutting it down now makes the kernel refuse new connections.
+    ::shutdown(impl.listen_socket.get(), SHUT_RDWR);
+  } else {
+    impl.listen_socket.release(); // still the daemon's: MHD_stop_daemon closes it
+  }
+  impl.changed.notify_all();
+}
+
+bool Server::wait() {
+  Impl& impl = *m_impl;
+  std::unique_lock lock(impl.mutex);
+  impl.changed.wait(lock, [&] { return impl.stopping; });
+  const auto deadline = impl.stop_time + std::chrono::seconds(impl.options.drain_timeout_seconds);
+  const bool drained = impl.changed.wait_until(lock, deadline, [&] { return impl.in_flight == 0; });
+  lock.unlock();
+  // Joins the event loops; their completion callbacks take the mutex, so it is not held here.
+  impl.daemon.reset();
+  impl.listen_socket.reset();
+  return drained;
+}
+
+} // namespace podcrawl::http
