@@ -1,12 +1,16 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <unicode/unistr.h>
+#include <unicode/ureldatefmt.h>
 
 namespace podcrawl::l10n::internal {
 
@@ -29,5 +33,32 @@ bool is_valid_tag(std::string_view tag);
 
 icu::UnicodeString from_utf8(std::string_view text);
 std::string to_utf8(const icu::UnicodeString& text);
+
+inline constexpr std::int64_t k_minute = 60;
+inline constexpr std::int64_t k_hour = 60 * k_minute;
+inline constexpr std::int64_t k_day = 24 * k_hour;
+inline constexpr std::int64_t k_week = 7 * k_day;
+// Feed dates are hostile; anything beyond year 9999 either way is clamped.
+inline constexpr std::int64_t k_max_abs_time = 253402300799;
+
+// The unit and amount of a relative phrase for an interval of `seconds` >= 0 that holds `years`
+// whole calendar years and, when years is 0, `months` whole months: years (>= 1), months (>= 2),
+// weeks, days, hours, minutes. Amount 0 (under a minute) reads as the locale's "now".
+std::pair<URelativeDateTimeUnit, std::int64_t> choose_unit(std::int64_t years, std::int64_t months,
+                                                           std::int64_t seconds);
+
+// The seconds in one week, day, hour or minute (the unit of any other phrase).
+std::int64_t unit_seconds(URelativeDateTimeUnit unit);
+
+inline constexpr std::int64_t k_never = INT64_MAX;
+
+// The first time after `now` at which the relative phrase for `then` changes unit, amount or
+// direction, computed by civil-date arithmetic on the calendar of Localizer::relative_time (ICU's
+// GregorianCalendar in GMT: Julian before 1582-10-15, day of month pinned to the month's length
+// when whole months or years are added); k_never when that time is past k_max_abs_time, where
+// relative_time stops moving. nullopt for a future `then` with October 1582 between the two,
+// which only ICU's calendar can follow. The caller clamps both times to k_max_abs_time. Pure
+// integer arithmetic: no ICU, no lock.
+std::optional<std::int64_t> next_relative_change(std::int64_t then, std::int64_t now);
 
 } // namespace podcrawl::l10n::internal

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 #include <unicode/calendar.h>
 #include <unicode/coll.h>
@@ -26,15 +27,11 @@ namespace {
 using internal::from_utf8;
 using internal::to_utf8;
 
-constexpr std::int64_t k_minute = 60;
-constexpr std::int64_t k_hour = 60 * k_minute;
-constexpr std::int64_t k_day = 24 * k_hour;
-constexpr std::int64_t k_week = 7 * k_day;
-// Under two months "5 weeks ago" says more than "1 month ago".
-constexpr int32_t k_min_months = 2;
+using internal::k_day;
+using internal::k_hour;
+using internal::k_max_abs_time;
+using internal::k_minute;
 constexpr double k_milliseconds = 1000.0;
-// Feed dates are hostile; anything beyond year 9999 either way is clamped.
-constexpr std::int64_t k_max_abs_time = 253402300799;
 
 void check(UErrorCode status, const std::string& what) {
   if (U_FAILURE(status)) {
@@ -148,23 +145,53 @@ std::pair<URelativeDateTimeUnit, std::int64_t> pick_unit(icu::Calendar& calendar
   const int32_t years = calendar.fieldDifference(target, UCAL_YEAR, status);
   const int32_t months = calendar.fieldDifference(target, UCAL_MONTH, status);
   check(status, "calendar difference");
-  const std::int64_t seconds = later - earlier;
-  if (years >= 1) {
-    return {UDAT_REL_UNIT_YEAR, years};
+  return internal::choose_unit(years, months, later - earlier);
+}
+
+// What relative_time shows for then seen from now: "now" whatever the direction, else the
+// direction, unit and amount.
+std::tuple<bool, URelativeDateTimeUnit, std::int64_t> phrase_of(icu::Calendar& calendar,
+                                                                std::int64_t then,
+                                                                std::int64_t now) {
+  now = std::clamp(now, -k_max_abs_time, k_max_abs_time);
+  const auto [unit, amount] = pick_unit(calendar, std::min(then, now), std::max(then, now));
+  if (amount == 0) {
+    return {true, UDAT_REL_UNIT_MINUTE, 0};
   }
-  if (months >= k_min_months) {
-    return {UDAT_REL_UNIT_MONTH, months};
+  return {then <= now, unit, amount};
+}
+
+// The first time in (now, limit] at which the phrase for a future `then` differs from the one
+// at now, or limit when none does, by asking ICU at each time it could change: each midnight
+// and each time of day a second past then's (where whole months and years are gained or lost)
+// and the time the phrase in weeks, days, hours or minutes would shrink. For the rare futures
+// across October 1582 that internal::next_relative_change leaves to ICU: about three phrases
+// asked for a day.
+std::int64_t search_relative_change(icu::Calendar& calendar, std::int64_t then, std::int64_t now,
+                                    std::int64_t limit) {
+  const auto phrase = phrase_of(calendar, then, now);
+  const auto [unit, amount] = pick_unit(calendar, now, then);
+  const bool in_seconds = unit != UDAT_REL_UNIT_YEAR && unit != UDAT_REL_UNIT_MONTH;
+  const std::int64_t shrinks =
+      amount == 0 ? then + k_minute : then - amount * internal::unit_seconds(unit) + 1;
+  const std::int64_t then_next_second = ((then % k_day + k_day) % k_day + 1) % k_day;
+  // Past k_max_abs_time the clamped phrase no longer moves.
+  const std::int64_t last = std::min(limit, k_max_abs_time);
+  for (std::int64_t t = now; t < last;) {
+    const std::int64_t day = t - (t % k_day + k_day) % k_day;
+    std::int64_t next = day + k_day;
+    if (day + then_next_second > t) {
+      next = std::min(next, day + then_next_second);
+    }
+    if (in_seconds && shrinks > t) {
+      next = std::min(next, shrinks);
+    }
+    t = std::min(next, last);
+    if (phrase_of(calendar, then, t) != phrase) {
+      return t;
+    }
   }
-  if (seconds >= k_week) {
-    return {UDAT_REL_UNIT_WEEK, seconds / k_week};
-  }
-  if (seconds >= k_day) {
-    return {UDAT_REL_UNIT_DAY, seconds / k_day};
-  }
-  if (seconds >= k_hour) {
-    return {UDAT_REL_UNIT_HOUR, seconds / k_hour};
-  }
-  return {UDAT_REL_UNIT_MINUTE, seconds / k_minute};
+  return limit;
 }
 
 } // namespace
@@ -222,6 +249,23 @@ std::string Localizer::relative_time(std::int64_t then, std::int64_t now) const 
   }
   check(status, "relative time");
   return to_utf8(result);
+}
+
+std::int64_t Localizer::relative_time_changes_at(std::int64_t then, std::int64_t now,
+                                                 std::int64_t max_wait) const {
+  max_wait = std::max<std::int64_t>(max_wait, 1);
+  const std::int64_t limit = now > INT64_MAX - max_wait ? INT64_MAX : now + max_wait;
+  if (now >= k_max_abs_time) {
+    return limit; // relative_time clamps now, so the phrase no longer moves
+  }
+  then = std::clamp(then, -k_max_abs_time, k_max_abs_time);
+  // Until -k_max_abs_time the phrase is that of -k_max_abs_time.
+  now = std::max(now, -k_max_abs_time);
+  if (const auto change = internal::next_relative_change(then, now)) {
+    return std::min(*change, limit);
+  }
+  std::lock_guard lock(m_impl->mutex);
+  return search_relative_change(*m_impl->calendar, then, now, limit);
 }
 
 std::string Localizer::number(std::int64_t n) const {

@@ -41,6 +41,15 @@ public:
   // weeks, days, hours, minutes; under a minute it is the locale's "now". Future times read
   // "in 3 days".
   std::string relative_time(std::int64_t then, std::int64_t now) const;
+  // The first time after `now` at which relative_time(then, t) reads differently from
+  // relative_time(then, now): when a page showing the phrase must be rendered again. Capped at
+  // now + max_wait (at least a second later), so such a page is re-rendered at least that
+  // often. Exact, never later than the change, and the same in every locale. Cheaper than
+  // relative_time and free to call from many threads at once: integer arithmetic on the same
+  // calendar, no ICU and no lock (except for a future `then` with October 1582 in between,
+  // which asks ICU under relative_time's lock).
+  std::int64_t relative_time_changes_at(std::int64_t then, std::int64_t now,
+                                        std::int64_t max_wait = 86400) const;
   // A number in the locale's digits and grouping.
   std::string number(std::int64_t n) const;
   // A duration as the locale writes it: "32:48", "1:02:03" in the locale's digits.
