@@ -1,6 +1,9 @@
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <sstream>
+
+#include <spdlog/spdlog.h>
 
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
@@ -11,6 +14,14 @@
 namespace podcrawl::cli {
 
 namespace {
+
+// Shows loaded per batch of a render: memory holds this many shows with their episodes (and
+// the render threads' few), whatever the directory's size.
+constexpr int k_render_batch_shows = 100;
+// Categories and languages listed per query of a render's walk.
+constexpr int k_render_batch_lists = 500;
+// How often a long render says how far it got.
+constexpr auto k_progress_interval = std::chrono::seconds(5);
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
@@ -32,7 +43,82 @@ std::vector<std::string> every_catalog(const std::filesystem::path& locales_dir)
   return tags;
 }
 
+// Every page of a list, from page 1 to its last.
+template <typename Load>
+void write_list_pages(render::SiteWriter& writer, std::int64_t shows, Load load) {
+  const std::int64_t pages = store::page_count(shows, store::k_shows_per_page);
+  for (std::int64_t page = 1; page <= pages; ++page) {
+    if (const auto list = load(page)) {
+      writer.write_list(*list);
+    }
+  }
+}
+
+// The walk over the directory: home, every category and language with its pages, then the
+// shows in slug order, a batch at a time.
+std::int64_t write_directory(store::Database& database, render::SiteWriter& writer) {
+  writer.write_home(database.load_home_page());
+  for (std::string after;;) {
+    const auto categories = database.load_categories(after, k_render_batch_lists);
+    if (categories.empty()) {
+      break;
+    }
+    for (const auto& category : categories) {
+      write_list_pages(writer, category.show_count, [&](std::int64_t page) {
+        return database.load_category_page(category.slug, page);
+      });
+    }
+    after = categories.back().slug;
+  }
+  for (std::string after;;) {
+    const auto languages = database.load_languages(after, k_render_batch_lists);
+    if (languages.empty()) {
+      break;
+    }
+    for (const auto& language : languages) {
+      write_list_pages(writer, language.show_count, [&](std::int64_t page) {
+        return database.load_language_page(language.tag, page);
+      });
+    }
+    after = languages.back().tag;
+  }
+  std::int64_t shows = 0;
+  auto next_report = std::chrono::steady_clock::now() + k_progress_interval;
+  for (std::string after;;) {
+    const auto batch = database.load_show_batch(after, k_render_batch_shows);
+    if (batch.empty()) {
+      break;
+    }
+    for (const auto& show : batch) {
+      writer.write_show(show);
+    }
+    shows += static_cast<std::int64_t>(batch.size());
+    after = batch.back().show.slug;
+    if (std::chrono::steady_clock::now() >= next_report) {
+      spdlog::info("render: {} shows so far", shows);
+      next_report += k_progress_interval;
+    }
+  }
+  return shows;
+}
+
 } // namespace
+
+render::SiteOptions site_options(const Context& context, const std::string& locales,
+                                 const std::string& site_url) {
+  render::SiteOptions options;
+  options.templates_dir = context.config.source_dir / "templates";
+  options.locales_dir = context.config.source_dir / "config" / "locales";
+  options.locales = locales.empty() ? context.config.render.locales : split_list(locales);
+  if (locales.empty() && options.locales.empty()) {
+    options.locales = every_catalog(options.locales_dir);
+  }
+  if (options.locales.empty()) {
+    throw core::UsageError("--locales: no locale given");
+  }
+  options.site_url = site_url.empty() ? context.config.render.site_url : site_url;
+  return options;
+}
 
 void add_render_command(CLI::App& app, Context& context) {
   struct Options {
@@ -51,25 +137,13 @@ void add_render_command(CLI::App& app, Context& context) {
   command->add_option("--now", options->now,
                       "time relative dates are measured from (ISO 8601; else SOURCE_DATE_EPOCH)");
   command->callback([options, &context] {
-    render::RenderOptions render_options;
-    render_options.out_dir = options->out;
-    render_options.templates_dir = context.config.source_dir / "templates";
-    render_options.locales_dir = context.config.source_dir / "config" / "locales";
-    render_options.locales =
-        options->locales.empty() ? context.config.render.locales : split_list(options->locales);
-    if (options->locales.empty() && render_options.locales.empty()) {
-      render_options.locales = every_catalog(render_options.locales_dir);
-    }
-    if (render_options.locales.empty()) {
-      throw core::UsageError("--locales: no locale given");
-    }
-    render_options.site_url =
-        options->site_url.empty() ? context.config.render.site_url : options->site_url;
-    render_options.now = core::resolve_render_time(options->now);
+    const render::SiteOptions site = site_options(context, options->locales, options->site_url);
+    const std::int64_t now = core::resolve_render_time(options->now);
     auto database = context.open_database();
-    const auto shows = database->load_all_shows();
-    const auto summary = render::render_site(shows, render_options);
-    std::cout << "rendered " << summary.pages << " pages for " << shows.size() << " shows to "
+    render::SiteWriter writer(site, options->out, now);
+    const std::int64_t shows = write_directory(*database, writer);
+    const auto summary = writer.publish();
+    std::cout << "rendered " << summary.pages << " pages for " << shows << " shows to "
               << options->out << '\n';
   });
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/core/config.hpp"
+#include "podcrawl/render/site.hpp"
 #include "podcrawl/store/database.hpp"
 
 namespace podcrawl::cli {
@@ -42,6 +43,12 @@ void add_render_command(CLI::App& app, Context& context);
 void add_serve_command(CLI::App& app, Context& context);
 void add_search_command(CLI::App& app, Context& context);
 void add_stats_command(CLI::App& app, Context& context);
+
+// The site both `render` and the live `serve` produce: --locales (else [render] locales, else
+// every catalog, English first) and --site-url (else [render] site_url), with the source tree's
+// templates and catalogs. Throws core::UsageError when no locale is left.
+render::SiteOptions site_options(const Context& context, const std::string& locales,
+                                 const std::string& site_url);
 
 // Helpers shared by commands.
 std::string read_input(

@@ -136,14 +136,14 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
 }
 
 void set_category_name(Data& data, const l10n::Localizer& localizer,
-                       const PlannedCategory& category) {
+                       const store::CategoryEntry& category) {
   if (const auto name = localizer.category_name(category.slug)) {
     data.set("name", *name);
     data.set("name_lang", localizer.tag());
     return;
   }
   data.set("name", category.name);
-  data.set("name_lang", category.language);
+  data.set("name_lang", language_tag_or_empty(category.language));
 }
 
 Data not_found_page(const Site& site, const l10n::Localizer& localizer) {

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <map>
 #include <numeric>
 
 #include "render_internal.hpp"
@@ -8,128 +7,104 @@ namespace podcrawl::render::internal {
 
 namespace {
 
-Data show_item(const Site& site, const l10n::Localizer& localizer, std::size_t index,
+Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
                std::string_view from_path) {
-  const auto& planned = site.plan.shows[index];
-  const auto& show = planned.stored->show;
   Data item;
   item.set("title", show.title);
-  item.set("feed_lang", planned.language);
-  item.set("href", relative_link(from_path, show_path(planned)));
+  item.set("feed_lang", language_tag_or_empty(show.language));
+  item.set("href", relative_link(from_path, show_path(show.slug)));
   item.set("has_author", !show.author.empty());
   item.set("author", show.author);
   const Around by = split_message(localizer, "by_author");
   item.set("by_before", by.before);
   item.set("by_after", by.after);
-  item.set("episode_count",
-           localizer.count("episodes", static_cast<std::int64_t>(planned.episodes.size())));
+  item.set("episode_count", localizer.count("episodes", show.episode_count));
   return item;
 }
 
-// Shows in the locale's alphabetical order of titles; slugs break ties so output is stable.
-Data show_list(const Site& site, const l10n::Localizer& localizer, std::vector<std::size_t> indices,
+// Shows in the order the model gives (the store's list order, the same in every locale).
+Data show_list(const l10n::Localizer& localizer, const std::vector<store::ShowSummary>& shows,
                std::string_view from_path) {
-  std::sort(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
-    const auto& left = site.plan.shows[a].stored->show.title;
-    const auto& right = site.plan.shows[b].stored->show.title;
-    if (localizer.collate_less(left, right)) {
-      return true;
-    }
-    return !localizer.collate_less(right, left) && a < b;
-  });
   Data list{Data::type::list};
-  for (const std::size_t index : indices) {
-    list.push_back(show_item(site, localizer, index, from_path));
+  for (const auto& show : shows) {
+    if (is_safe_slug(show.slug)) {
+      list.push_back(show_item(localizer, show, from_path));
+    }
   }
   return list;
 }
 
-std::string display_name(const l10n::Localizer& localizer, const PlannedCategory& category) {
+std::string display_name(const l10n::Localizer& localizer, const store::CategoryEntry& category) {
   return localizer.category_name(category.slug).value_or(category.name);
 }
 
-Data category_list(const Site& site, const l10n::Localizer& localizer) {
-  std::vector<std::size_t> indices(site.plan.categories.size());
-  std::iota(indices.begin(), indices.end(), std::size_t{0});
-  std::vector<std::string> names;
-  for (const auto& category : site.plan.categories) {
-    names.push_back(display_name(localizer, category));
-  }
-  std::sort(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
-    const auto& left = names[a];
-    const auto& right = names[b];
-    if (localizer.collate_less(left, right)) {
+// Indices of `names` in the locale's collation order; indices break ties so output is stable.
+std::vector<std::size_t> collated_order(const l10n::Localizer& localizer,
+                                        const std::vector<std::string>& names) {
+  std::vector<std::size_t> order(names.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (localizer.collate_less(names[a], names[b])) {
       return true;
     }
-    return !localizer.collate_less(right, left) && a < b;
+    return !localizer.collate_less(names[b], names[a]) && a < b;
   });
+  return order;
+}
+
+// The home page's categories (the most populated ones) in the locale's order of their names.
+Data category_list(const l10n::Localizer& localizer,
+                   const std::vector<store::CategoryEntry>& categories) {
+  std::vector<std::string> names;
+  for (const auto& category : categories) {
+    names.push_back(display_name(localizer, category));
+  }
   Data list{Data::type::list};
-  for (const std::size_t index : indices) {
-    const auto& category = site.plan.categories[index];
+  for (const std::size_t index : collated_order(localizer, names)) {
+    const auto& category = categories[index];
+    if (!is_safe_slug(category.slug)) {
+      continue;
+    }
     Data item;
     set_category_name(item, localizer, category);
-    item.set("href", category_path(category));
-    item.set("podcast_count",
-             localizer.count("podcasts", static_cast<std::int64_t>(category.shows.size())));
+    item.set("href", category_path(category.slug));
+    item.set("podcast_count", localizer.count("podcasts", category.show_count));
     list.push_back(item);
   }
   return list;
 }
 
-// The newest episodes of all shows: by publication time, newest first; show and episode
-// order break ties so the list is stable. Undated episodes are left out.
-Data latest_episodes(const Site& site, const l10n::Localizer& localizer) {
-  struct Entry {
-    std::int64_t published;
-    std::size_t show;
-    std::size_t episode;
-  };
-  std::vector<Entry> entries;
-  for (std::size_t show = 0; show < site.plan.shows.size(); ++show) {
-    const auto& planned = site.plan.shows[show];
-    for (const std::size_t episode : planned.episodes) {
-      if (const auto when = plausible_time(planned.stored->show.episodes[episode].published)) {
-        entries.push_back({*when, show, episode});
-      }
-    }
-  }
-  const std::size_t count = std::min(entries.size(), k_latest_episodes);
-  std::partial_sort(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(count),
-                    entries.end(), [](const Entry& a, const Entry& b) {
-                      if (a.published != b.published) {
-                        return a.published > b.published;
-                      }
-                      return a.show != b.show ? a.show < b.show : a.episode < b.episode;
-                    });
+Data latest_episodes(const Site& site, const l10n::Localizer& localizer,
+                     const std::vector<store::EpisodeEntry>& latest) {
   Data list{Data::type::list};
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto& planned = site.plan.shows[entries[i].show];
-    Data item = episode_item(site, localizer, planned, entries[i].episode, "");
-    item.set("show_title", planned.stored->show.title);
-    item.set("show_lang", planned.language);
-    item.set("show_href", show_path(planned));
+  for (const auto& entry : latest) {
+    if (!is_safe_slug(entry.show_slug) || !is_safe_slug(entry.slug)) {
+      continue;
+    }
+    Data item =
+        episode_item(site, localizer, entry.show_slug, language_tag_or_empty(entry.show_language),
+                     entry.episode, entry.slug, "");
+    item.set("show_title", entry.show_title);
+    item.set("show_lang", language_tag_or_empty(entry.show_language));
+    item.set("show_href", show_path(entry.show_slug));
     list.push_back(item);
   }
   return list;
 }
 
-// The languages the shows are in, named in the interface language, most shows first.
-Data content_languages(const Site& site, const l10n::Localizer& localizer) {
-  std::map<std::string, std::int64_t> counts;
-  for (const auto& show : site.plan.shows) {
-    if (!show.language.empty()) {
-      // "en-US" and "en" are one language to a listener.
-      ++counts[show.language.substr(0, show.language.find('-'))];
-    }
-  }
-  std::vector<std::pair<std::string, std::int64_t>> languages(counts.begin(), counts.end());
-  std::stable_sort(languages.begin(), languages.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
+// The languages the shows are in, named in the interface language, most shows first (the
+// model's order).
+Data content_languages(const l10n::Localizer& localizer,
+                       const std::vector<store::LanguageEntry>& languages) {
   Data list{Data::type::list};
-  for (const auto& [tag, shows] : languages) {
+  for (const auto& language : languages) {
+    if (!is_safe_slug(language.tag)) {
+      continue;
+    }
     Data item;
-    item.set("name", localizer.language_name(tag));
-    item.set("podcast_count", localizer.count("podcasts", shows));
+    item.set("name", localizer.language_name(language.tag));
+    item.set("href", language_path(language.tag));
+    item.set("podcast_count", localizer.count("podcasts", language.show_count));
     list.push_back(item);
   }
   return list;
@@ -137,42 +112,53 @@ Data content_languages(const Site& site, const l10n::Localizer& localizer) {
 
 } // namespace
 
-Data home_page(const Site& site, const l10n::Localizer& localizer) {
+Data home_page(const Site& site, const l10n::Localizer& localizer, const store::HomePage& home) {
   Data data = page_frame(site, localizer, "",
                          localizer.text("home_title") + " – " + localizer.text("site_name"));
   data.set("has_description", true);
   data.set("description", localizer.text("site_tagline"));
-  std::vector<std::size_t> all(site.plan.shows.size());
-  std::iota(all.begin(), all.end(), std::size_t{0});
-  data.set("has_shows", !all.empty());
-  data.set("shows", show_list(site, localizer, all, ""));
-  data.set("podcast_count", localizer.count("podcasts", static_cast<std::int64_t>(all.size())));
-  data.set("has_categories", !site.plan.categories.empty());
-  data.set("categories", category_list(site, localizer));
-  const Data latest = latest_episodes(site, localizer);
+  data.set("has_shows", home.show_count > 0);
+  data.set("podcast_count", localizer.count("podcasts", home.show_count));
+  const Data categories = category_list(localizer, home.categories);
+  data.set("has_categories", !categories.is_empty_list());
+  data.set("categories", categories);
+  const Data latest = latest_episodes(site, localizer, home.latest);
   data.set("has_latest", !latest.is_empty_list());
   data.set("latest", latest);
-  const Data languages = content_languages(site, localizer);
+  const Data languages = content_languages(localizer, home.languages);
   data.set("has_content_languages", !languages.is_empty_list());
   data.set("content_languages", languages);
   return data;
 }
 
-Data category_page(const Site& site, const l10n::Localizer& localizer, std::size_t index) {
-  const auto& category = site.plan.categories[index];
-  const std::string path = category_path(category);
-  const std::string name = display_name(localizer, category);
+Data list_page(const Site& site, const l10n::Localizer& localizer,
+               const store::ShowListPage& list) {
+  const std::string path = list_path(list, list.page);
+  const bool category = list.kind == store::ListKind::category;
+  const std::string name = category ? display_name(localizer, list.category)
+                                    : localizer.language_name(list.language.tag);
+  const std::string page_name =
+      list.page > 1 ? " – " + localizer.count("page_number", list.page) : "";
+  const char* title_key = category ? "category_title" : "language_title";
   Data data = page_frame(
       site, localizer, path,
-      localizer.format("category_title", isolate(name)) + " – " + localizer.text("site_name"));
-  const Around heading = split_message(localizer, "category_title");
+      localizer.format(title_key, isolate(name)) + page_name + " – " + localizer.text("site_name"));
+  const Around heading = split_message(localizer, title_key);
   data.set("heading_before", heading.before);
   data.set("heading_after", heading.after);
-  set_category_name(data, localizer, category);
-  data.set("podcast_count",
-           localizer.count("podcasts", static_cast<std::int64_t>(category.shows.size())));
-  data.set("has_shows", !category.shows.empty());
-  data.set("shows", show_list(site, localizer, category.shows, path));
+  if (category) {
+    set_category_name(data, localizer, list.category);
+  } else {
+    data.set("name", name);
+    data.set("name_lang", localizer.tag());
+  }
+  data.set("has_page_name", list.page > 1);
+  data.set("page_name", localizer.count("page_number", list.page));
+  data.set("podcast_count", localizer.count("podcasts", list.total));
+  data.set("has_shows", !list.shows.empty());
+  data.set("shows", show_list(localizer, list.shows, path));
+  set_pagination(data, localizer, store::page_count(list.total, store::k_shows_per_page), list.page,
+                 [&](std::int64_t page) { return list_path(list, page); });
   return data;
 }
 

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,39 +13,13 @@
 
 #include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/render/site.hpp"
+#include "podcrawl/store/pages.hpp"
 #include "podcrawl/store/records.hpp"
 
 namespace podcrawl::render::internal {
 
 using Data = kainjow::mustache::data;
 using Template = kainjow::mustache::mustache;
-
-// A show that gets pages, with the episodes that get pages (indices into show.episodes).
-struct PlannedShow {
-  const store::StoredShow* stored = nullptr;
-  std::vector<std::size_t> episodes;
-  std::vector<std::size_t> categories; // indices into SitePlan::categories
-  std::string language;                // the feed's language tag when valid, else ""
-};
-
-struct PlannedCategory {
-  std::string slug;
-  std::string name;               // as the first show (by slug) spells it
-  std::string language;           // that show's language tag when valid, else ""
-  std::vector<std::size_t> shows; // indices into SitePlan::shows
-};
-
-// What the site holds, in a fixed order: shows by slug, categories by slug.
-struct SitePlan {
-  std::vector<PlannedShow> shows;
-  std::vector<PlannedCategory> categories;
-  std::int64_t skipped_shows = 0;
-  std::int64_t skipped_episodes = 0;
-};
-
-// Choose the shows, episodes and categories that get pages. Shows without a title, inactive
-// shows, and shows or episodes whose slug is not a safe, unique path segment are skipped.
-SitePlan plan_site(const std::vector<store::StoredShow>& shows);
 
 // The page templates, read once. Partials are kept as text for kainjow to expand.
 // The site's stylesheet and the language chooser's script: copied from the templates folder to
@@ -62,9 +38,10 @@ struct Templates {
   std::string head;
   std::string foot;
   std::string show_list;
+  std::string pagination;
   Template root{""};
   Template home{""};
-  Template category{""};
+  Template list{""};
   Template show{""};
   Template episode{""};
   Template not_found{""};
@@ -75,35 +52,29 @@ struct Templates {
 // Read templates/*.mustache. Throws core::EnvironmentError when one is missing or malformed.
 Templates load_templates(const std::filesystem::path& dir);
 
-// Everything a page builder needs besides the page's own model.
+// Everything a page builder needs besides the page's own model. One Site per page rendered:
+// builders lower expires_at to the first time a relative phrase they write will read otherwise.
 struct Site {
-  const SitePlan& plan;
-  const std::vector<l10n::Localizer>& localizers; // in the order of RenderOptions::locales
+  const std::vector<l10n::Localizer>& localizers; // in the order of SiteOptions::locales
   std::string site_url;                           // without a trailing '/'
   std::string site_path; // the path part of site_url, without a trailing '/': "" or "/dir"
   std::int64_t now = 0;
+  mutable std::int64_t expires_at = 0;
 };
 
-// A show's episode list is split into pages of this many episodes: the first on the show
-// page, the others at podcasts/<slug>/page/<n>/.
-constexpr std::size_t k_episodes_per_page = 50;
-// The home page lists this many of the newest episodes across all shows.
-constexpr std::size_t k_latest_episodes = 20;
+// A page with no relative phrase is rendered again at least this often.
+constexpr std::int64_t k_max_page_lifetime = Renderer::k_max_lifetime;
 
-// How many pages a show's episode list takes (at least 1).
-std::size_t page_count(const PlannedShow& show);
-
-// Locale-relative page paths: "" for the home page, else ending in '/'.
-std::string category_path(const PlannedCategory& category);
-std::string show_path(const PlannedShow& show);
-// Page `page` (1-based) of a show's episode list; page 1 is the show page itself.
-std::string show_page_path(const PlannedShow& show, std::size_t page);
-std::string episode_path(const PlannedShow& show, std::size_t episode);
+// Locale-relative page paths: "" for the home page, else ending in '/'. Page `page` (1-based) of
+// a list; page 1 is the list's own address, the others at <list>/page/<n>/.
+std::string category_path(std::string_view slug, std::int64_t page = 1);
+std::string language_path(std::string_view tag, std::int64_t page = 1);
+std::string show_path(std::string_view slug, std::int64_t page = 1);
+std::string episode_path(std::string_view show_slug, std::string_view episode_slug);
+// The locale-relative path of page `page` of a list page model.
+std::string list_path(const store::ShowListPage& list, std::int64_t page);
 // Where a show's OPML file lives, relative to the site root (one file for every locale).
-std::string opml_path(const PlannedShow& show);
-// Every page path of the site in render order: home, categories, shows (with their further
-// pages), episodes.
-std::vector<std::string> all_page_paths(const SitePlan& plan);
+std::string opml_path(std::string_view show_slug);
 
 // "../" once per folder of a locale-relative path: the way from the page to its locale home.
 std::string relative_prefix(std::string_view path);
@@ -114,18 +85,19 @@ std::string page_url(const Site& site, std::string_view tag, std::string_view pa
 // The x-default URL of a page: the language chooser for home pages, else the first locale's.
 std::string default_url(const Site& site, std::string_view path);
 
+// One episode as an item of a list on the page at from_path: title, link, relative date,
+// duration (clock and spoken), summary. show_language is a valid tag or "".
+Data episode_item(const Site& site, const l10n::Localizer& localizer, std::string_view show_slug,
+                  const std::string& show_language, const feed::Episode& episode,
+                  std::string_view episode_slug, std::string_view from_path);
+
 // Page data, one builder per page kind; each carries the shared frame (head, header, footer).
 Data root_page(const Site& site);
-Data home_page(const Site& site, const l10n::Localizer& localizer);
-Data category_page(const Site& site, const l10n::Localizer& localizer, std::size_t category);
-Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t show,
-               std::size_t page = 1);
-Data episode_page(const Site& site, const l10n::Localizer& localizer, std::size_t show,
-                  std::size_t episode);
-// One episode as an item of a list on the page at from_path: title, link, relative date,
-// duration (clock and spoken), summary.
-Data episode_item(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
-                  std::size_t episode, std::string_view from_path);
+Data home_page(const Site& site, const l10n::Localizer& localizer, const store::HomePage& home);
+Data list_page(const Site& site, const l10n::Localizer& localizer, const store::ShowListPage& list);
+Data show_page(const Site& site, const l10n::Localizer& localizer, const store::ShowPage& page);
+Data episode_page(const Site& site, const l10n::Localizer& localizer,
+                  const store::EpisodePage& page);
 // The localized 404 page; its links are absolute paths, as it is served at any address.
 Data not_found_page(const Site& site, const l10n::Localizer& localizer);
 // The frame every locale page shares: lang, dir, title, alternates, language links, strings,
@@ -135,28 +107,51 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
 // A category's name for display: the catalog's name for Apple's top-level categories (in the
 // locale's language), else the feed's spelling in the feed's language. Sets name, name_lang.
 void set_category_name(Data& data, const l10n::Localizer& localizer,
-                       const PlannedCategory& category);
+                       const store::CategoryEntry& category);
+// Sets has_<name>, <name>_before/_after (the catalog message around the phrase),
+// <name>_datetime, <name>_phrase and <name>_date for a relative time inside <time>, and lowers
+// site.expires_at to when the phrase changes.
+void set_time(Data& data, const Site& site, const l10n::Localizer& localizer,
+              const std::string& name, std::string_view key, std::optional<std::int64_t> t);
+// The page navigation of a paginated list: previous, first, a window around the current page,
+// last, next (has_pagination, pagination, previous_href, next_href); path_of(n) is page n's path.
+void set_pagination(Data& data, const l10n::Localizer& localizer, std::int64_t pages,
+                    std::int64_t page, const std::function<std::string(std::int64_t)>& path_of);
 
 // Meta descriptions are plain text cut to this many characters.
 constexpr std::size_t k_meta_description_chars = 200;
 // Set the page's meta description from a feed's sanitized HTML description.
 void set_meta_description(Data& data, std::string_view html);
 
-// The sitemap files: sitemap.xml alone, or an index plus numbered parts for large sites.
-struct SitemapFile {
-  std::string name;
-  std::string content;
+// The sitemap, written as pages are: parts of at most k_max_urls_per_sitemap URLs, then an
+// index when there is more than one part (sitemap.xml is the part itself when there is one).
+class SitemapWriter {
+public:
+  SitemapWriter(const Site& site, std::filesystem::path dir);
+  // One <url> per locale for the page at a locale-relative path, each listing every alternate.
+  void add(std::string_view path);
+  // Write what is left and the index; returns the number of files written.
+  std::size_t finish();
+
+private:
+  void flush();
+
+  const Site& m_site;
+  std::filesystem::path m_dir;
+  std::string m_part;
+  std::size_t m_urls_in_part = 0;
+  std::size_t m_parts = 0;
 };
-std::vector<SitemapFile> sitemap_files(const Site& site);
 
 // schema.org JSON-LD for a show page (PodcastSeries) and an episode page (PodcastEpisode),
 // escaped for a <script type="application/ld+json"> element: no "<" or "&" appears raw.
-std::string show_json_ld(const Site& site, const l10n::Localizer& localizer, std::size_t show);
-std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer, std::size_t show,
-                            std::size_t episode);
+std::string show_json_ld(const Site& site, const l10n::Localizer& localizer,
+                         const store::ShowPage& page);
+std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
+                            const store::EpisodePage& page);
 // The OPML 2.0 document for one show (its feed as an rss outline); empty when the show's feed
 // URL is not http(s).
-std::string show_opml(const PlannedShow& show);
+std::string show_opml(const store::StoredShow& show);
 
 // Text helpers for feed content.
 bool is_safe_slug(std::string_view slug);

@@ -12,27 +12,10 @@ namespace {
 constexpr std::size_t k_summary_chars = 280;
 // Page links around the current page in a long episode list; the first and last page are
 // always linked.
-constexpr std::size_t k_page_links_around = 2;
+constexpr std::int64_t k_page_links_around = 2;
 
 std::string feed_page_title(const l10n::Localizer& localizer, std::string_view feed_title) {
   return isolate(feed_title) + " – " + localizer.text("site_name");
-}
-
-// Sets has_<name>, <name>_before/_after (the catalog message around the phrase),
-// <name>_datetime and <name>_phrase for a relative time inside <time>.
-void set_time(Data& data, const Site& site, const l10n::Localizer& localizer,
-              const std::string& name, std::string_view key, std::optional<std::int64_t> t) {
-  const auto when = plausible_time(t);
-  data.set("has_" + name, when.has_value());
-  if (!when) {
-    return;
-  }
-  const Around around = split_message(localizer, key);
-  data.set(name + "_before", around.before);
-  data.set(name + "_after", around.after);
-  data.set(name + "_datetime", core::format_iso8601(*when));
-  data.set(name + "_phrase", localizer.relative_time(*when, site.now));
-  data.set(name + "_date", localizer.date(*when));
 }
 
 void set_duration(Data& data, const l10n::Localizer& localizer,
@@ -118,75 +101,30 @@ void set_resources(Data& data, const feed::Episode& episode) {
   data.set("has_resources", any || has_chapters);
 }
 
-Data category_links(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
+Data category_links(const l10n::Localizer& localizer,
+                    const std::vector<store::CategoryEntry>& categories,
                     std::string_view from_path) {
   Data list{Data::type::list};
-  for (const std::size_t index : planned.categories) {
-    const auto& category = site.plan.categories[index];
+  for (const auto& category : categories) {
+    if (!is_safe_slug(category.slug)) {
+      continue;
+    }
     Data item;
     set_category_name(item, localizer, category);
-    item.set("href", relative_link(from_path, category_path(category)));
+    item.set("href", relative_link(from_path, category_path(category.slug)));
     list.push_back(item);
   }
   return list;
 }
 
-Data episode_items(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
-                   std::size_t page) {
-  const std::string from_path = show_page_path(planned, page);
-  const std::size_t first = (page - 1) * k_episodes_per_page;
-  const std::size_t last = std::min(planned.episodes.size(), first + k_episodes_per_page);
-  Data list{Data::type::list};
-  for (std::size_t i = first; i < last; ++i) {
-    list.push_back(episode_item(site, localizer, planned, planned.episodes[i], from_path));
-  }
-  return list;
-}
-
-Data page_link(const l10n::Localizer& localizer, const PlannedShow& planned, std::size_t from,
-               std::size_t to) {
+Data page_link(const l10n::Localizer& localizer, const std::string& from, const std::string& to,
+               std::int64_t page, bool current) {
   Data link;
-  link.set("label", localizer.number(static_cast<std::int64_t>(to)));
-  link.set("href", relative_link(show_page_path(planned, from), show_page_path(planned, to)));
-  link.set("current", from == to);
+  link.set("label", localizer.number(page));
+  link.set("href", relative_link(from, to));
+  link.set("current", current);
   link.set("gap", false);
   return link;
-}
-
-// The page navigation of a long episode list: previous, first, a window around the current
-// page, last, next; a gap marks left-out pages.
-void set_pagination(Data& data, const l10n::Localizer& localizer, const PlannedShow& planned,
-                    std::size_t page) {
-  const std::size_t pages = page_count(planned);
-  data.set("has_pagination", pages > 1);
-  data.set("has_previous", page > 1);
-  data.set("has_next", page < pages);
-  if (pages <= 1) {
-    return;
-  }
-  const std::string from = show_page_path(planned, page);
-  if (page > 1) {
-    data.set("previous_href", relative_link(from, show_page_path(planned, page - 1)));
-  }
-  if (page < pages) {
-    data.set("next_href", relative_link(from, show_page_path(planned, page + 1)));
-  }
-  Data links{Data::type::list};
-  bool gap = false;
-  for (std::size_t to = 1; to <= pages; ++to) {
-    const bool near = to + k_page_links_around >= page && to <= page + k_page_links_around;
-    if (to == 1 || to == pages || near) {
-      links.push_back(page_link(localizer, planned, page, to));
-      gap = false;
-    } else if (!gap) {
-      Data ellipsis;
-      ellipsis.set("gap", true);
-      ellipsis.set("current", false);
-      links.push_back(ellipsis);
-      gap = true;
-    }
-  }
-  data.set("pagination", links);
 }
 
 void set_show_byline(Data& data, const l10n::Localizer& localizer, const feed::Show& show) {
@@ -204,13 +142,63 @@ void set_show_byline(Data& data, const l10n::Localizer& localizer, const feed::S
 
 } // namespace
 
-Data episode_item(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned,
-                  std::size_t index, std::string_view from_path) {
-  const auto& episode = planned.stored->show.episodes[index];
+void set_time(Data& data, const Site& site, const l10n::Localizer& localizer,
+              const std::string& name, std::string_view key, std::optional<std::int64_t> t) {
+  const auto when = plausible_time(t);
+  data.set("has_" + name, when.has_value());
+  if (!when) {
+    return;
+  }
+  const Around around = split_message(localizer, key);
+  data.set(name + "_before", around.before);
+  data.set(name + "_after", around.after);
+  data.set(name + "_datetime", core::format_iso8601(*when));
+  data.set(name + "_phrase", localizer.relative_time(*when, site.now));
+  data.set(name + "_date", localizer.date(*when));
+  site.expires_at = std::min(
+      site.expires_at, localizer.relative_time_changes_at(*when, site.now, k_max_page_lifetime));
+}
+
+void set_pagination(Data& data, const l10n::Localizer& localizer, std::int64_t pages,
+                    std::int64_t page, const std::function<std::string(std::int64_t)>& path_of) {
+  data.set("has_pagination", pages > 1);
+  data.set("has_previous", page > 1);
+  data.set("has_next", page < pages);
+  if (pages <= 1) {
+    return;
+  }
+  const std::string from = path_of(page);
+  if (page > 1) {
+    data.set("previous_href", relative_link(from, path_of(page - 1)));
+  }
+  if (page < pages) {
+    data.set("next_href", relative_link(from, path_of(page + 1)));
+  }
+  Data links{Data::type::list};
+  bool gap = false;
+  for (std::int64_t to = 1; to <= pages; ++to) {
+    const bool near = to + k_page_links_around >= page && to <= page + k_page_links_around;
+    if (to == 1 || to == pages || near) {
+      links.push_back(page_link(localizer, from, path_of(to), to, to == page));
+      gap = false;
+    } else if (!gap) {
+      Data ellipsis;
+      ellipsis.set("gap", true);
+      ellipsis.set("current", false);
+      links.push_back(ellipsis);
+      gap = true;
+    }
+  }
+  data.set("page_links", links);
+}
+
+Data episode_item(const Site& site, const l10n::Localizer& localizer, std::string_view show_slug,
+                  const std::string& show_language, const feed::Episode& episode,
+                  std::string_view episode_slug, std::string_view from_path) {
   Data item;
   item.set("title", episode.title.empty() ? localizer.text("untitled_episode") : episode.title);
-  item.set("feed_lang", episode.title.empty() ? localizer.tag() : planned.language);
-  item.set("href", relative_link(from_path, episode_path(planned, index)));
+  item.set("feed_lang", episode.title.empty() ? localizer.tag() : show_language);
+  item.set("href", relative_link(from_path, episode_path(show_slug, episode_slug)));
   set_time(item, site, localizer, "published", "published_ago", episode.published);
   set_duration(item, localizer, episode.duration_seconds);
   const std::string summary = html::plain_text(episode.description, k_summary_chars);
@@ -219,14 +207,13 @@ Data episode_item(const Site& site, const l10n::Localizer& localizer, const Plan
   return item;
 }
 
-Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t index,
-               std::size_t page) {
-  const auto& planned = site.plan.shows[index];
-  const auto& show = planned.stored->show;
-  page = std::clamp<std::size_t>(page, 1, page_count(planned));
-  const std::string path = show_page_path(planned, page);
-  const std::string page_name =
-      page > 1 ? localizer.count("page_number", static_cast<std::int64_t>(page)) : "";
+Data show_page(const Site& site, const l10n::Localizer& localizer, const store::ShowPage& model) {
+  const auto& stored = model.show;
+  const auto& show = stored.show;
+  const std::int64_t page = model.page;
+  const std::string language = language_tag_or_empty(show.language);
+  const std::string path = show_path(stored.slug, page);
+  const std::string page_name = page > 1 ? localizer.count("page_number", page) : "";
   const std::string title =
       page > 1 ? isolate(show.title) + " – " + page_name + " – " + localizer.text("site_name")
                : feed_page_title(localizer, show.title);
@@ -234,51 +221,61 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, std::size_t i
   data.set("og_title", show.title);
   set_image(data, show.image);
   data.set("has_json_ld", true);
-  data.set("json_ld", show_json_ld(site, localizer, index));
+  data.set("json_ld", show_json_ld(site, localizer, model));
   data.set("has_page_name", page > 1);
   data.set("page_name", page_name);
-  set_pagination(data, localizer, planned, page);
+  set_pagination(data, localizer,
+                 store::page_count(model.episode_count, store::k_episodes_per_page), page,
+                 [&](std::int64_t n) { return show_path(stored.slug, n); });
   set_meta_description(data, show.description);
   data.set("title", show.title);
-  data.set("feed_lang", planned.language);
+  data.set("feed_lang", language);
   set_show_byline(data, localizer, show);
-  set_time(data, site, localizer, "added", "added_ago", planned.stored->added_at);
-  data.set("episode_count",
-           localizer.count("episodes", static_cast<std::int64_t>(planned.episodes.size())));
+  set_time(data, site, localizer, "added", "added_ago", stored.added_at);
+  data.set("episode_count", localizer.count("episodes", model.episode_count));
   data.set("has_show_description", !show.description.empty());
   data.set("show_description", show.description);
-  data.set("has_categories", !planned.categories.empty());
-  data.set("categories", category_links(site, localizer, planned, path));
+  const Data categories = category_links(localizer, model.categories, path);
+  data.set("has_categories", !categories.is_empty_list());
+  data.set("categories", categories);
   const bool has_website = set_link(data, "website", show.link);
-  const bool has_feed_url = set_link(data, "feed_url", planned.stored->feed_url);
-  const bool has_opml = !show_opml(planned).empty();
+  const bool has_feed_url = set_link(data, "feed_url", stored.feed_url);
+  const bool has_opml = !show_opml(stored).empty();
   data.set("has_opml", has_opml);
   data.set("has_show_links", has_website || has_feed_url || has_opml);
-  data.set("opml_href", relative_prefix(path) + "../" + opml_path(planned));
-  data.set("has_episodes", !planned.episodes.empty());
-  data.set("episodes", episode_items(site, localizer, planned, page));
+  data.set("opml_href", relative_prefix(path) + "../" + opml_path(stored.slug));
+  Data episodes{Data::type::list};
+  for (std::size_t i = 0; i < show.episodes.size() && i < stored.episode_slugs.size(); ++i) {
+    if (is_safe_slug(stored.episode_slugs[i])) {
+      episodes.push_back(episode_item(site, localizer, stored.slug, language, show.episodes[i],
+                                      stored.episode_slugs[i], path));
+    }
+  }
+  data.set("has_episodes", !episodes.is_empty_list());
+  data.set("episodes", episodes);
   return data;
 }
 
-Data episode_page(const Site& site, const l10n::Localizer& localizer, std::size_t show_index,
-                  std::size_t episode_index) {
-  const auto& planned = site.plan.shows[show_index];
-  const auto& episode = planned.stored->show.episodes[episode_index];
-  const std::string path = episode_path(planned, episode_index);
+Data episode_page(const Site& site, const l10n::Localizer& localizer,
+                  const store::EpisodePage& model) {
+  const auto& stored = model.show;
+  const auto& episode = stored.show.episodes.at(0);
+  const std::string language = language_tag_or_empty(stored.show.language);
+  const std::string path = episode_path(stored.slug, stored.episode_slugs.at(0));
   const std::string title =
       episode.title.empty() ? localizer.text("untitled_episode") : episode.title;
   Data data = page_frame(site, localizer, path, feed_page_title(localizer, title));
   data.set("og_title", title);
   data.set("og_type", "article");
-  set_image(data, episode.image.empty() ? planned.stored->show.image : episode.image);
+  set_image(data, episode.image.empty() ? stored.show.image : episode.image);
   data.set("has_json_ld", true);
-  data.set("json_ld", episode_json_ld(site, localizer, show_index, episode_index));
+  data.set("json_ld", episode_json_ld(site, localizer, model));
   set_meta_description(data, episode.description);
   data.set("title", title);
-  data.set("title_lang", episode.title.empty() ? localizer.tag() : planned.language);
-  data.set("feed_lang", planned.language);
-  data.set("show_title", planned.stored->show.title);
-  data.set("show_href", relative_link(path, show_path(planned)));
+  data.set("title_lang", episode.title.empty() ? localizer.tag() : language);
+  data.set("feed_lang", language);
+  data.set("show_title", stored.show.title);
+  data.set("show_href", relative_link(path, show_path(stored.slug)));
   const Around of = split_message(localizer, "episode_of");
   data.set("of_before", of.before);
   data.set("of_after", of.after);

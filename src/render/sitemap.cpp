@@ -29,19 +29,6 @@ std::string url_entry(const std::string& location, const std::string& alternates
   return "  <url>\n    <loc>" + escape_xml(location) + "</loc>\n" + alternates + "  </url>\n";
 }
 
-// One <url> per page and locale, the language chooser first; each lists all alternates.
-std::vector<std::string> url_entries(const Site& site) {
-  std::vector<std::string> entries;
-  entries.push_back(url_entry(default_url(site, ""), alternate_links(site, "")));
-  for (const auto& path : all_page_paths(site.plan)) {
-    const std::string alternates = alternate_links(site, path);
-    for (const auto& localizer : site.localizers) {
-      entries.push_back(url_entry(page_url(site, localizer.tag(), path), alternates));
-    }
-  }
-  return entries;
-}
-
 std::string sitemap_index(const Site& site, std::size_t parts) {
   std::string index =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -53,24 +40,54 @@ std::string sitemap_index(const Site& site, std::size_t parts) {
   return index + "</sitemapindex>\n";
 }
 
+std::string part_name(std::size_t part) {
+  return "sitemap-" + std::to_string(part) + ".xml";
+}
+
 } // namespace
 
-std::vector<SitemapFile> sitemap_files(const Site& site) {
-  const std::vector<std::string> entries = url_entries(site);
-  std::vector<SitemapFile> files;
-  for (std::size_t first = 0; first < entries.size(); first += k_max_urls_per_sitemap) {
-    const std::size_t last = std::min(entries.size(), first + k_max_urls_per_sitemap);
-    std::string content(k_urlset_open);
-    for (std::size_t i = first; i < last; ++i) {
-      content += entries[i];
+SitemapWriter::SitemapWriter(const Site& site, std::filesystem::path dir)
+    : m_site(site), m_dir(std::move(dir)) {
+  m_part = k_urlset_open;
+  // The language chooser first.
+  m_part += url_entry(default_url(site, ""), alternate_links(site, ""));
+  m_urls_in_part = 1;
+}
+
+void SitemapWriter::add(std::string_view path) {
+  const std::string alternates = alternate_links(m_site, path);
+  for (const auto& localizer : m_site.localizers) {
+    if (m_urls_in_part == k_max_urls_per_sitemap) {
+      flush();
     }
-    content += k_urlset_close;
-    files.push_back({"sitemap-" + std::to_string(files.size() + 1) + ".xml", std::move(content)});
+    m_part += url_entry(page_url(m_site, localizer.tag(), path), alternates);
+    ++m_urls_in_part;
   }
-  if (files.size() == 1) {
-    files.front().name = "sitemap.xml";
+}
+
+void SitemapWriter::flush() {
+  m_part += k_urlset_close;
+  write_file_atomically(m_dir / part_name(++m_parts), m_part);
+  m_part = k_urlset_open;
+  m_urls_in_part = 0;
+}
+
+std::size_t SitemapWriter::finish() {
+  std::size_t files = 1;
+  if (m_parts == 0) {
+    m_part += k_urlset_close;
+    write_file_atomically(m_dir / "sitemap.xml", m_part);
   } else {
-    files.push_back({"sitemap.xml", sitemap_index(site, files.size())});
+    if (m_urls_in_part > 0) {
+      flush();
+    }
+    write_file_atomically(m_dir / "sitemap.xml", sitemap_index(m_site, m_parts));
+    files += m_parts;
+  }
+  // Parts a larger previous render left behind.
+  std::error_code error;
+  for (std::size_t part = m_parts + 1; std::filesystem::remove(m_dir / part_name(part), error);
+       ++part) {
   }
   return files;
 }

@@ -47,53 +47,54 @@ void set_if(Json& json, const char* key, const std::string& value) {
   }
 }
 
-Json series(const Site& site, const l10n::Localizer& localizer, const PlannedShow& planned) {
-  const auto& show = planned.stored->show;
+Json series(const Site& site, const l10n::Localizer& localizer, const store::StoredShow& stored) {
   Json json;
   json["@type"] = "PodcastSeries";
-  json["name"] = show.title;
-  json["url"] = page_url(site, localizer.tag(), show_path(planned));
+  json["name"] = stored.show.title;
+  json["url"] = page_url(site, localizer.tag(), show_path(stored.slug));
   return json;
 }
 
 } // namespace
 
-std::string show_json_ld(const Site& site, const l10n::Localizer& localizer, std::size_t index) {
-  const auto& planned = site.plan.shows[index];
-  const auto& show = planned.stored->show;
+std::string show_json_ld(const Site& site, const l10n::Localizer& localizer,
+                         const store::ShowPage& page) {
+  const auto& stored = page.show;
+  const auto& show = stored.show;
   Json json;
   json["@context"] = "https://schema.org";
-  json.update(series(site, localizer, planned));
+  json.update(series(site, localizer, stored));
   set_if(json, "description", html::plain_text(show.description, k_json_description_chars));
-  set_if(json, "inLanguage", planned.language);
-  set_if(json, "webFeed", http_url_or_empty(planned.stored->feed_url));
+  set_if(json, "inLanguage", language_tag_or_empty(show.language));
+  set_if(json, "webFeed", http_url_or_empty(stored.feed_url));
   set_if(json, "image", http_url_or_empty(show.image));
   set_if(json, "sameAs", http_url_or_empty(show.link));
   if (!show.author.empty()) {
     json["author"] = {{"@type", "Person"}, {"name", show.author}};
   }
-  if (!planned.categories.empty()) {
+  if (!page.categories.empty()) {
     Json genres = Json::array();
-    for (const std::size_t category : planned.categories) {
-      genres.push_back(site.plan.categories[category].name);
+    for (const auto& category : page.categories) {
+      genres.push_back(category.name);
     }
     json["genre"] = genres;
   }
-  json["numberOfEpisodes"] = planned.episodes.size();
+  json["numberOfEpisodes"] = page.episode_count;
   return script_safe(json);
 }
 
 std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
-                            std::size_t show_index, std::size_t episode_index) {
-  const auto& planned = site.plan.shows[show_index];
-  const auto& episode = planned.stored->show.episodes[episode_index];
+                            const store::EpisodePage& page) {
+  const auto& stored = page.show;
+  const auto& episode = stored.show.episodes.at(0);
   Json json;
   json["@context"] = "https://schema.org";
   json["@type"] = "PodcastEpisode";
   json["name"] = episode.title.empty() ? localizer.text("untitled_episode") : episode.title;
-  json["url"] = page_url(site, localizer.tag(), episode_path(planned, episode_index));
+  json["url"] =
+      page_url(site, localizer.tag(), episode_path(stored.slug, stored.episode_slugs.at(0)));
   set_if(json, "description", html::plain_text(episode.description, k_json_description_chars));
-  set_if(json, "inLanguage", planned.language);
+  set_if(json, "inLanguage", language_tag_or_empty(stored.show.language));
   if (const auto published = plausible_time(episode.published)) {
     json["datePublished"] = core::format_iso8601(*published);
   }
@@ -111,24 +112,25 @@ std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
     set_if(media, "encodingFormat", episode.enclosure_type);
     json["associatedMedia"] = media;
   }
-  json["partOfSeries"] = series(site, localizer, planned);
+  json["partOfSeries"] = series(site, localizer, stored);
   return script_safe(json);
 }
 
-std::string show_opml(const PlannedShow& planned) {
-  const std::string feed_url = http_url_or_empty(planned.stored->feed_url);
+std::string show_opml(const store::StoredShow& stored) {
+  const std::string feed_url = http_url_or_empty(stored.feed_url);
   if (feed_url.empty()) {
     return {};
   }
-  const auto& show = planned.stored->show;
+  const auto& show = stored.show;
+  const std::string language = language_tag_or_empty(show.language);
   std::string outline = "    <outline type=\"rss\" text=\"" + escape_xml(show.title) +
                         "\" title=\"" + escape_xml(show.title) + "\" xmlUrl=\"" +
                         escape_xml(feed_url) + "\"";
   if (const std::string link = http_url_or_empty(show.link); !link.empty()) {
     outline += " htmlUrl=\"" + escape_xml(link) + "\"";
   }
-  if (!planned.language.empty()) {
-    outline += " language=\"" + escape_xml(planned.language) + "\"";
+  if (!language.empty()) {
+    outline += " language=\"" + escape_xml(language) + "\"";
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
          "    <title>" +

@@ -48,15 +48,18 @@ std::vector<FeedRecord> feeds_from_result(const pqxx::result& result) {
 // A feed stopped describing its show (removed or gone): another live feed of the show takes it
 // over, else the show becomes inactive.
 void release_show(pqxx::work& txn, std::int64_t feed_id) {
-  txn.exec_params(
+  const auto released = txn.exec_params(
       "WITH heir AS ("
       "  SELECT f.id FROM feeds f JOIN shows s ON s.id = f.show_id"
       "  WHERE s.feed_id = $1 AND f.id <> $1 AND f.status IN ('active', 'failing')"
       "  ORDER BY f.last_fetch_at DESC NULLS LAST, f.id LIMIT 1)"
       " UPDATE shows SET feed_id = coalesce((SELECT id FROM heir), feed_id),"
       "  active = EXISTS (SELECT 1 FROM heir)"
-      " WHERE feed_id = $1",
+      " WHERE feed_id = $1 RETURNING slug",
       feed_id);
+  for (const auto& row : released) {
+    notify_show_changed(txn, row[0].as<std::string>());
+  }
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/l10n/localizer.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
@@ -71,6 +72,23 @@ void refuse_unknown_migrations(pqxx::work& txn, const std::vector<std::filesyste
   }
 }
 
+// Categories stored without a slug (before migration 0011) get theirs: slugify is ICU's, so this
+// step runs here rather than in SQL. A no-op once every category has one.
+void name_new_categories(pqxx::connection& connection) {
+  pqxx::work txn(connection);
+  if (txn.exec("SELECT 1 FROM information_schema.columns"
+               " WHERE table_name = 'categories' AND column_name = 'slug'")
+          .empty()) {
+    return;
+  }
+  lock_migrations(txn);
+  for (const auto& row : txn.exec("SELECT id, name FROM categories WHERE slug IS NULL")) {
+    txn.exec_params("UPDATE categories SET slug = $2 WHERE id = $1", row[0].as<std::int64_t>(),
+                    l10n::slugify(row[1].as<std::string>()));
+  }
+  txn.commit();
+}
+
 } // namespace
 
 std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir) {
@@ -101,6 +119,7 @@ std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir)
       txn.commit();
       applied.push_back(name);
     }
+    name_new_categories(m_impl->connection);
     return applied;
   });
 }

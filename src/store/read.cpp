@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/feed/json.hpp"
+#include "rows_internal.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
@@ -14,109 +15,19 @@ namespace {
 // Reads that span several statements see one snapshot.
 using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
 
-// The columns show_from_row reads, from `shows s JOIN feeds f`.
-constexpr const char* k_show_columns =
-    "s.id, s.slug, f.url, s.active, extract(epoch FROM s.added_at)::bigint,"
-    " extract(epoch FROM s.updated_at)::bigint, s.title, s.link, s.description, s.language,"
-    " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url, s.itunes::text,"
-    " s.podcast::text";
-
-// The columns add_episode reads (after show_id), current episodes only, newest first.
-constexpr const char* k_episode_query =
-    "SELECT show_id, slug, guid, title, extract(epoch FROM published)::bigint, enclosure_url,"
-    " enclosure_type, enclosure_length, duration_seconds, link, description, season, episode,"
-    " explicit, image, transcripts::text, chapters_url, itunes::text, podcast::text"
-    " FROM episodes"
-    " WHERE removed_at IS NULL AND ($1::bigint IS NULL OR show_id = $1::bigint)"
-    " ORDER BY show_id, published DESC NULLS LAST, position";
-
+// Load the shows `shows_result` names with their categories and current episodes; show_id
+// restricts the detail queries to one show (nullopt: all).
 constexpr const char* k_category_query =
     "SELECT sc.show_id, c.name FROM show_categories sc JOIN categories c ON c.id = sc.category_id"
     " WHERE $1::bigint IS NULL OR sc.show_id = $1::bigint"
     " ORDER BY sc.show_id, sc.position";
 
-// A namespace column as to_json wrote it; NULL or unreadable JSON leaves the fields empty.
-template <typename Fields>
-void read_namespace(const pqxx::field& field, Fields& fields) {
-  if (field.is_null()) {
-    return;
-  }
-  const auto parsed = nlohmann::json::parse(field.c_str(), nullptr, false);
-  if (parsed.is_object()) {
-    fields = parsed.get<Fields>();
-  }
-}
+const std::string k_episode_query = std::string("SELECT ") + k_episode_columns +
+                                    " FROM episodes e WHERE e.removed_at IS NULL"
+                                    " AND ($1::bigint IS NULL OR e.show_id = $1::bigint)"
+                                    " ORDER BY e.show_id, " +
+                                    k_episode_order;
 
-StoredShow show_from_row(const pqxx::row& row) {
-  StoredShow stored;
-  stored.slug = row[1].as<std::string>();
-  stored.feed_url = row[2].as<std::string>();
-  stored.active = row[3].as<bool>();
-  stored.added_at = row[4].as<std::int64_t>();
-  stored.updated_at = row[5].as<std::int64_t>();
-  feed::Show& show = stored.show;
-  show.title = row[6].as<std::string>();
-  show.link = row[7].as<std::string>();
-  show.description = row[8].as<std::string>();
-  show.language = row[9].as<std::string>();
-  show.image = row[10].as<std::string>();
-  show.author = row[11].as<std::string>();
-  show.explicit_content = nullable<bool>(row[12]);
-  show.podcast_guid = row[13].as<std::string>();
-  show.new_feed_url = row[14].as<std::string>();
-  show.feed_url = stored.feed_url;
-  read_namespace(row[15], show.itunes);
-  read_namespace(row[16], show.podcast);
-  return stored;
-}
-
-std::string string_member(const nlohmann::json& object, const char* name) {
-  const auto found = object.find(name);
-  if (found == object.end() || !found->is_string()) {
-    return {};
-  }
-  return found->get<std::string>();
-}
-
-std::vector<feed::Transcript> transcripts_from_json(const std::string& text) {
-  std::vector<feed::Transcript> transcripts;
-  const auto parsed = nlohmann::json::parse(text, nullptr, false);
-  if (!parsed.is_array()) {
-    return transcripts;
-  }
-  for (const auto& item : parsed) {
-    if (item.is_object()) {
-      transcripts.push_back({string_member(item, "url"), string_member(item, "type")});
-    }
-  }
-  return transcripts;
-}
-
-void add_episode(const pqxx::row& row, StoredShow& stored) {
-  feed::Episode episode;
-  episode.guid = row[2].as<std::string>();
-  episode.title = row[3].as<std::string>();
-  episode.published = nullable<std::int64_t>(row[4]);
-  episode.enclosure_url = row[5].as<std::string>();
-  episode.enclosure_type = row[6].as<std::string>();
-  episode.enclosure_length = nullable<std::int64_t>(row[7]);
-  episode.duration_seconds = nullable<std::int64_t>(row[8]);
-  episode.link = row[9].as<std::string>();
-  episode.description = row[10].as<std::string>();
-  episode.season = nullable<int>(row[11]);
-  episode.episode = nullable<int>(row[12]);
-  episode.explicit_content = nullable<bool>(row[13]);
-  episode.image = row[14].as<std::string>();
-  episode.transcripts = transcripts_from_json(row[15].as<std::string>());
-  episode.chapters_url = row[16].as<std::string>();
-  read_namespace(row[17], episode.itunes);
-  read_namespace(row[18], episode.podcast);
-  stored.show.episodes.push_back(std::move(episode));
-  stored.episode_slugs.push_back(row[1].as<std::string>());
-}
-
-// Load the shows `shows_result` names with their categories and current episodes; show_id
-// restricts the detail queries to one show (nullopt: all).
 std::vector<StoredShow> assemble_shows(SnapshotTransaction& txn, const pqxx::result& shows_result,
                                        std::optional<std::int64_t> show_id) {
   std::vector<StoredShow> shows;
@@ -157,17 +68,6 @@ std::optional<StoredShow> Database::load_show(const std::string& feed_url_or_slu
     auto shows = assemble_shows(txn, result, result[0][0].as<std::int64_t>());
     txn.commit();
     return std::move(shows.front());
-  });
-}
-
-std::vector<StoredShow> Database::load_all_shows() {
-  return guarded(m_impl->redacted_url, "load shows", [&] {
-    SnapshotTransaction txn(m_impl->connection);
-    const auto result = txn.exec(std::string("SELECT ") + k_show_columns +
-                                 " FROM shows s JOIN feeds f ON f.id = s.feed_id ORDER BY s.slug");
-    auto shows = assemble_shows(txn, result, std::nullopt);
-    txn.commit();
-    return shows;
   });
 }
 

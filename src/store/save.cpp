@@ -138,8 +138,10 @@ ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
           namespace_json(show.podcast)};
 }
 
-// The feed's categories as a JSON array: bounded, deduplicated, in order.
-std::string categories_json(const std::vector<std::string>& categories) {
+// The feed's categories as a JSON array of [name, slug, language]: bounded, deduplicated, in
+// order. The slug and the show's language are stored with a name the first time it is seen.
+std::string categories_json(const std::vector<std::string>& categories,
+                            const std::string& language) {
   nlohmann::json names = nlohmann::json::array();
   std::unordered_set<std::string> seen;
   for (const auto& category : categories) {
@@ -148,7 +150,8 @@ std::string categories_json(const std::vector<std::string>& categories) {
     }
     std::string name = bounded_text(category, k_max_category_bytes);
     if (!name.empty() && seen.insert(name).second) {
-      names.push_back(std::move(name));
+      std::string slug = l10n::slugify(name);
+      names.push_back({std::move(name), std::move(slug), language});
     }
   }
   return names.dump();
@@ -162,16 +165,18 @@ std::string category_ctes(const char* show, const char* names) {
   const std::string s = show;
   const std::string n = names;
   return " wanted AS ("
-         "  SELECT name, (ordinality - 1)::integer AS position"
-         "  FROM jsonb_array_elements_text(" +
+         "  SELECT t.value ->> 0 AS name, t.value ->> 1 AS slug, t.value ->> 2 AS language,"
+         "   (ordinality - 1)::integer AS position"
+         "  FROM jsonb_array_elements(" +
          n +
-         "::jsonb) WITH ORDINALITY AS t(name, ordinality)),"
+         "::jsonb) WITH ORDINALITY AS t(value, ordinality)),"
          " known AS ("
-         "  SELECT name, position,"
+         "  SELECT name, slug, language, position,"
          "   (SELECT c.id FROM categories c WHERE c.name = wanted.name LIMIT 1) AS id"
          "  FROM wanted),"
          " added AS ("
-         "  INSERT INTO categories (name) SELECT name FROM known WHERE id IS NULL"
+         "  INSERT INTO categories (name, slug, language)"
+         "  SELECT name, slug, language FROM known WHERE id IS NULL"
          "  ORDER BY name ON CONFLICT (name) DO NOTHING RETURNING id, name),"
          " ids AS ("
          "  SELECT k.position, coalesce(k.id, a.id) AS id FROM known k"
@@ -608,12 +613,14 @@ SaveOutcome Database::record_success(std::int64_t feed_id, const FetchMeta& meta
     pqxx::work txn(m_impl->connection);
     const FeedRow feed = lock_feed(txn, feed_id);
     const ShowValues values = show_values(show, feed.url);
-    const std::string categories = categories_json(show.categories);
+    const std::string categories =
+        categories_json(show.categories, bounded_text(show.language, k_max_language_bytes));
     StoredShowRow stored =
         feed.show_id ? save_show(txn, *feed.show_id, feed_id, values, categories, feed.active, now)
                      : attach_or_insert_show(txn, feed_id, values, categories, feed.active, now);
     const EpisodeBatch batch = episode_batch(std::move(stored.episodes), show);
     write_episodes_and_fetch(txn, feed_id, stored.id, batch, meta, now, next_fetch_at);
+    notify_show_changed(txn, stored.slug);
     txn.commit();
     return SaveOutcome{stored.slug, batch.new_episodes};
   });

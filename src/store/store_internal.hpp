@@ -19,6 +19,8 @@ inline constexpr std::size_t k_max_error_bytes = 1000;
 inline constexpr std::size_t k_max_categories = 32;
 // Longest category name stored.
 inline constexpr std::size_t k_max_category_bytes = 200;
+// Longest language tag stored with a category.
+inline constexpr std::size_t k_max_language_bytes = 35;
 // Longest search query accepted.
 inline constexpr std::size_t k_max_query_bytes = 500;
 // Most results one search returns.
@@ -81,6 +83,14 @@ pqxx::result exec_named(pqxx::transaction_base& txn, const char* name, const std
 // the disk on every feed would bound a crawl by fsyncs.
 inline void commit_without_flush_wait(pqxx::work& txn) {
   txn.exec("SET LOCAL synchronous_commit = off");
+}
+
+// The channel on which the store announces, at commit, a show whose pages changed; the payload
+// is the show's slug. Every process connected to the primary may LISTEN on it.
+inline constexpr const char* k_directory_channel = "podcrawl_directory";
+// Announce show `slug` on k_directory_channel when txn commits.
+inline void notify_show_changed(pqxx::transaction_base& txn, const std::string& slug) {
+  exec_named(txn, "podcrawl_notify_show", "SELECT pg_notify('podcrawl_directory', $1)", slug);
 }
 
 // Run one database operation, translating libpqxx failures at this edge.

@@ -2,36 +2,117 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "podcrawl/store/records.hpp"
+#include "podcrawl/store/pages.hpp"
 
 namespace podcrawl::render {
 
-struct RenderOptions {
-  std::filesystem::path out_dir;
-  std::vector<std::string> locales;    // each must have a catalog
-  std::string site_url;                // absolute base for sitemap.xml and hreflang links
-  std::int64_t now = 0;                // the time relative dates are measured from
+struct SiteOptions {
+  std::vector<std::string> locales;    // each must have a catalog; the first is the x-default
+  std::string site_url;                // absolute base for canonical, sitemap and hreflang links
   std::filesystem::path templates_dir; // templates/*.mustache
   std::filesystem::path locales_dir;   // config/locales/*.toml
 };
 
-struct RenderSummary {
-  std::int64_t pages = 0;         // HTML pages written, the language chooser and 404 pages included
-  std::int64_t skipped_shows = 0; // inactive, untitled, or without a usable unique slug
-  std::int64_t skipped_episodes = 0; // without a usable slug unique within their show
+// A rendered page and how long its bytes stay true.
+struct RenderedPage {
+  std::string html;
+  // The first time after `now` at which a relative phrase on the page ("5 weeks ago") reads
+  // otherwise, at most a day after `now`: the page must be rendered again by then.
+  std::int64_t expires_at = 0;
 };
 
-// Write the static site (layout in the SPEC) for the given page models. Feeds' text is
-// escaped and isolated; descriptions are the already sanitized HTML. Files are written to a
-// temporary name and renamed, so a reader never sees a half-written page. Throws
-// core::UsageError for an unknown locale, core::EnvironmentError when writing fails.
-// Shows that are inactive (feed removed or gone) or have no title get no pages; neither do
-// shows or episodes whose slug is not lower-case ASCII letters, digits and '-'. Output depends
-// only on the arguments: the same shows, options and `now` give byte-identical files.
-RenderSummary render_site(const std::vector<store::StoredShow>& shows,
-                          const RenderOptions& options);
+// Page models in, bytes out: the one code path for the files `render` writes and the answers
+// of the live directory. Feeds' text is escaped and isolated; descriptions are the already
+// sanitized HTML. Output depends only on the model, the locale, `now` and the options.
+// A Renderer loads its templates and catalogs once; it is not safe to use from two threads at
+// once (give each thread its own).
+class Renderer {
+public:
+  // Throws core::UsageError for an unknown or repeated locale, no locale, or a site URL that is
+  // not absolute http(s); core::EnvironmentError for a missing or malformed template.
+  explicit Renderer(const SiteOptions& options);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  const std::vector<std::string>& locales() const;
+  bool has_locale(std::string_view tag) const;
+  // The site's path below its host, without a trailing '/': "" or "/dir".
+  const std::string& site_path() const;
+
+  // The language chooser at the site's root.
+  std::string root_page();
+  // The locale's 404 page; its links are absolute paths, so it can answer any address.
+  std::string not_found_page(std::string_view locale);
+  // Each throws core::UsageError for a locale the Renderer does not have.
+  RenderedPage home_page(const store::HomePage& home, std::string_view locale, std::int64_t now);
+  RenderedPage list_page(const store::ShowListPage& list, std::string_view locale,
+                         std::int64_t now);
+  RenderedPage show_page(const store::ShowPage& page, std::string_view locale, std::int64_t now);
+  RenderedPage episode_page(const store::EpisodePage& page, std::string_view locale,
+                            std::int64_t now);
+  // The show's OPML document, one for every locale; empty when its feed URL is not http(s).
+  std::string show_opml(const store::StoredShow& show) const;
+  // The site's stylesheet and the language chooser's script.
+  const std::string& stylesheet() const;
+  const std::string& locale_script() const;
+
+  // Locale-relative paths of the pages ("" is the locale's home; others end in '/'): a list's
+  // page n at <list>/page/<n>/.
+  static std::string category_path(std::string_view slug, std::int64_t page = 1);
+  static std::string language_path(std::string_view tag, std::int64_t page = 1);
+  static std::string show_path(std::string_view slug, std::int64_t page = 1);
+  static std::string episode_path(std::string_view show_slug, std::string_view episode_slug);
+  // A page's expires_at is at most this long after `now`.
+  static constexpr std::int64_t k_max_lifetime = 86400;
+  static constexpr std::string_view k_stylesheet_file = "site.css";
+  static constexpr std::string_view k_locale_script_file = "choose-locale.js";
+  // Where a show's OPML file lives, relative to the site root.
+  static std::string opml_path(std::string_view show_slug);
+  // True when `segment` may be a path segment of a page: lower-case ASCII letters, digits, '-'.
+  static bool is_page_segment(std::string_view segment);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+struct RenderSummary {
+  std::int64_t pages = 0;         // HTML pages written, the language chooser and 404 pages included
+  std::int64_t skipped_shows = 0; // shows whose slug is not a safe path segment
+};
+
+// Writes the static site (layout in the SPEC) from page models handed over one at a time, each
+// in every locale, so memory holds a bounded batch whatever the directory's size. Pages are
+// rendered on one thread per core. The site is written into a staged copy of out_dir that
+// publish() swaps in with one rename: until then, and if the render fails or is killed, the
+// site at out_dir is untouched. Unchanged files keep their modification time.
+class SiteWriter {
+public:
+  // Throws as Renderer does, and core::EnvironmentError when the staged copy cannot be made.
+  SiteWriter(const SiteOptions& options, const std::filesystem::path& out_dir, std::int64_t now);
+  ~SiteWriter();
+  SiteWriter(const SiteWriter&) = delete;
+  SiteWriter& operator=(const SiteWriter&) = delete;
+
+  void write_home(const store::HomePage& home);
+  void write_list(const store::ShowListPage& list);
+  // The show's every page (its episode list pages and each episode) and its OPML file.
+  void write_show(const store::ShowPages& show);
+  // Wait for the pages in flight, write the language chooser, 404 pages, assets and sitemap,
+  // and swap the site in. The first error of any page is thrown here or by the next write
+  // (core::EnvironmentError, e.g. "No space left on device"); the published site is unchanged.
+  RenderSummary publish();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
 
 } // namespace podcrawl::render

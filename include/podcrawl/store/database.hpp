@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "podcrawl/feed/model.hpp"
+#include "podcrawl/store/pages.hpp"
 #include "podcrawl/store/records.hpp"
 
 namespace podcrawl::store {
@@ -98,8 +99,25 @@ public:
   // ---- reading ----
   // A stored show by feed URL (normalized) or slug, with its current episodes; nullopt if none.
   std::optional<StoredShow> load_show(const std::string& feed_url_or_slug);
-  // Every stored show with episodes, for rendering, ordered by slug.
-  std::vector<StoredShow> load_all_shows();
+
+  // ---- page models (store/pages.hpp) ----
+  // Each reads one snapshot and only what its page shows. A page that does not exist (no listed
+  // show, category or language of that name, a page number past the last) is nullopt. Listed
+  // shows are the active ones with a title.
+  HomePage load_home_page();
+  std::optional<ShowListPage> load_category_page(const std::string& slug, std::int64_t page);
+  // `tag` in lower case, as LanguageEntry::tag.
+  std::optional<ShowListPage> load_language_page(const std::string& tag, std::int64_t page);
+  std::optional<ShowPage> load_show_page(const std::string& slug, std::int64_t page);
+  std::optional<EpisodePage> load_episode_page(const std::string& show_slug,
+                                               const std::string& episode_slug);
+  // For a walk over the whole directory, one bounded batch at a time: the listed shows with a
+  // slug after `after_slug`, in slug order, at most `limit`, each with all current episodes.
+  std::vector<ShowPages> load_show_batch(const std::string& after_slug, int limit);
+  // The categories with listed shows, slug after `after_slug`, in slug order, at most `limit`.
+  std::vector<CategoryEntry> load_categories(const std::string& after_slug, int limit);
+  // The content languages with listed shows, tag after `after_tag`, in tag order.
+  std::vector<LanguageEntry> load_languages(const std::string& after_tag, int limit);
   // Full-text search over show and episode titles and descriptions; language-aware stemming
   // via the PostgreSQL text search configuration for `language` (simple when unknown).
   std::vector<SearchHit> search(const std::string& query, const std::string& language, int limit);

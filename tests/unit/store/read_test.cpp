@@ -36,7 +36,7 @@ TEST_F(ReadTest, LoadShowFindsAShowByFeedUrlOrSlug) {
 TEST_F(ReadTest, AListedFeedNeverFetchedHasNoShow) {
   listed_feed("https://a.example/feed");
   EXPECT_FALSE(db().load_show("https://a.example/feed").has_value());
-  EXPECT_TRUE(db().load_all_shows().empty());
+  EXPECT_TRUE(db().load_show_batch("", 10).empty());
 }
 
 TEST_F(ReadTest, EpisodesComeNewestFirstUndatedLastTiesInDocumentOrder) {
@@ -54,26 +54,36 @@ TEST_F(ReadTest, EpisodesComeNewestFirstUndatedLastTiesInDocumentOrder) {
       (std::vector<std::string>{"newest", "tie-a", "tie-b", "old", "undated-1", "undated-2"}));
 }
 
-TEST_F(ReadTest, LoadAllShowsReturnsEveryShowBySlugWithItsOwnEpisodes) {
+TEST_F(ReadTest, ShowBatchesWalkEveryShowBySlugWithItsOwnEpisodes) {
   const auto z = listed_feed("https://z.example/feed");
   const auto a = listed_feed("https://a.example/feed");
   feed::Show zulu = show("Zulu Show");
-  zulu.episodes = {episode("z1", "Zulu one", k_now)};
+  zulu.episodes = {episode("z1", "Zulu One", 100)};
   feed::Show alpha = show("Alpha Show");
-  alpha.episodes = {episode("a1", "Alpha one", k_now), episode("a2", "Alpha two", k_now - 5)};
   alpha.categories = {"News", "Arts"};
+  alpha.episodes = {episode("a1", "Alpha One", 200), episode("a2", "Alpha Two", 100)};
   db().record_success(z, k_meta, zulu, k_now, k_next);
   db().record_success(a, k_meta, alpha, k_now, k_next);
 
-  const auto shows = db().load_all_shows();
-  ASSERT_EQ(shows.size(), 2u);
-  EXPECT_LT(shows[0].slug, shows[1].slug);
-  EXPECT_EQ(shows[0].show.title, "Alpha Show");
-  EXPECT_EQ(guids_of(shows[0]), (std::vector<std::string>{"a1", "a2"}));
-  EXPECT_EQ(shows[0].episode_slugs.size(), 2u);
-  EXPECT_EQ(shows[0].show.categories, (std::vector<std::string>{"News", "Arts"}));
-  EXPECT_EQ(guids_of(shows[1]), std::vector<std::string>{"z1"});
-  EXPECT_EQ(shows[1].show.feed_url, "https://z.example/feed");
+  const auto first = db().load_show_batch("", 1);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].show.show.title, "Alpha Show");
+  EXPECT_TRUE(first[0].show.show.episodes.empty());
+  ASSERT_EQ(first[0].episodes.size(), 2u);
+  EXPECT_EQ(first[0].episodes[0].guid, "a1");
+  EXPECT_EQ(first[0].episodes[1].guid, "a2");
+  EXPECT_EQ(first[0].episode_slugs.size(), 2u);
+  ASSERT_EQ(first[0].categories.size(), 2u);
+  EXPECT_EQ(first[0].categories[0].name, "News");
+  EXPECT_EQ(first[0].categories[1].slug, "arts");
+
+  const auto second = db().load_show_batch(first[0].show.slug, 10);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_LT(first[0].show.slug, second[0].show.slug);
+  ASSERT_EQ(second[0].episodes.size(), 1u);
+  EXPECT_EQ(second[0].episodes[0].guid, "z1");
+  EXPECT_EQ(second[0].show.feed_url, "https://z.example/feed");
+  EXPECT_TRUE(db().load_show_batch(second[0].show.slug, 10).empty());
 }
 
 TEST_F(ReadTest, UpdatedAtMovesOnlyWhenSomethingChanged) {

@@ -1,0 +1,134 @@
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "podcrawl/store/records.hpp"
+
+// Page models: what one page of the directory shows, as the store reads it. Each is bounded
+// whatever the directory's size (one show and one page of its episodes; one page of a list), so
+// the live directory loads one per request and a render holds a batch at a time. `render` turns
+// them into bytes and never sees the database.
+namespace podcrawl::store {
+
+// Entries per page of a list of shows (home sections, category and language pages).
+inline constexpr std::int64_t k_shows_per_page = 100;
+// Episodes per page of a show's episode list: the first on the show page, the others at
+// podcasts/<slug>/page/<n>/.
+inline constexpr std::int64_t k_episodes_per_page = 50;
+// The home page's newest episodes across all shows.
+inline constexpr std::int64_t k_latest_episodes = 20;
+// The home page lists at most this many categories and languages, those with the most shows.
+inline constexpr std::int64_t k_home_categories = 100;
+inline constexpr std::int64_t k_home_languages = 100;
+
+// A show as a list entry.
+struct ShowSummary {
+  std::string slug;
+  std::string title;
+  std::string author;
+  std::string language; // as the feed declares it
+  std::int64_t episode_count = 0;
+};
+
+// A category of the directory: every stored spelling whose slug is `slug`. `name` is the
+// spelling stored first and `language` the declared language of the show that stored it.
+struct CategoryEntry {
+  std::string slug;
+  std::string name;
+  std::string language;
+  std::int64_t show_count = 0;
+};
+
+// A content language of the directory: the shows whose declared tag is `tag` (lower case).
+struct LanguageEntry {
+  std::string tag;
+  std::int64_t show_count = 0;
+};
+
+// An episode in a list that spans shows.
+struct EpisodeEntry {
+  std::string show_slug;
+  std::string show_title;
+  std::string show_language;
+  std::string slug;
+  feed::Episode episode;
+};
+
+struct HomePage {
+  std::int64_t show_count = 0;
+  std::vector<EpisodeEntry> latest;      // newest first, at most k_latest_episodes
+  std::vector<CategoryEntry> categories; // most shows first, at most k_home_categories
+  std::vector<LanguageEntry> languages;  // most shows first, at most k_home_languages
+};
+
+enum class ListKind { category, language };
+
+// One page of the shows of a category or a language, ordered by title (ICU root collation),
+// then slug. `total` counts the whole list; page numbers start at 1.
+struct ShowListPage {
+  ListKind kind = ListKind::category;
+  CategoryEntry category; // kind == category
+  LanguageEntry language; // kind == language
+  std::int64_t page = 1;
+  std::int64_t total = 0;
+  std::vector<ShowSummary> shows;
+};
+
+// The number of pages a list of `total` entries takes at `per_page` a page (at least 1).
+inline std::int64_t page_count(std::int64_t total, std::int64_t per_page) {
+  return std::max<std::int64_t>(1, (total + per_page - 1) / per_page);
+}
+
+// A show page: the show with one page of its episodes (show.show.episodes and episode_slugs,
+// newest first), the number of all its current episodes, and its categories.
+struct ShowPage {
+  StoredShow show;
+  std::int64_t episode_count = 0;
+  std::int64_t page = 1;
+  std::vector<CategoryEntry> categories; // show_count unset
+};
+
+// An episode page: the show with exactly this one episode.
+struct EpisodePage {
+  StoredShow show;
+};
+
+// A show with all its current episodes: what a render turns into the show's every page.
+struct ShowPages {
+  StoredShow show;                        // without episodes: they are below
+  std::vector<feed::Episode> episodes;    // newest first, as on the show's pages
+  std::vector<std::string> episode_slugs; // parallel to episodes
+  std::vector<CategoryEntry> categories;
+};
+
+// The show page `page` of a whole show: the same model load_show_page reads for it.
+inline ShowPage show_page_of(const ShowPages& pages, std::int64_t page) {
+  ShowPage result;
+  result.page = page;
+  result.categories = pages.categories;
+  result.episode_count = static_cast<std::int64_t>(pages.episodes.size());
+  result.show = pages.show;
+  const auto count = static_cast<std::int64_t>(pages.episodes.size());
+  const auto first = std::clamp<std::int64_t>((page - 1) * k_episodes_per_page, 0, count);
+  const auto last = std::min(count, first + k_episodes_per_page);
+  result.show.show.episodes = {pages.episodes.begin() + first, pages.episodes.begin() + last};
+  result.show.episode_slugs = {pages.episode_slugs.begin() + first,
+                               pages.episode_slugs.begin() + last};
+  return result;
+}
+
+// The episode page of episode `index` (into episodes) of a whole show: the same model
+// load_episode_page reads for it.
+inline EpisodePage episode_page_of(const ShowPages& pages, std::size_t index) {
+  EpisodePage result;
+  result.show = pages.show;
+  result.show.show.episodes = {pages.episodes.at(index)};
+  result.show.episode_slugs = {pages.episode_slugs.at(index)};
+  return result;
+}
+
+} // namespace podcrawl::store

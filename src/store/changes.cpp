@@ -1,0 +1,55 @@
+#include "podcrawl/store/changes.hpp"
+
+#include <pqxx/pqxx>
+
+#include "store_internal.hpp"
+
+namespace podcrawl::store {
+
+namespace {
+
+class Receiver : public pqxx::notification_receiver {
+public:
+  Receiver(pqxx::connection_base& connection, std::vector<std::string>& slugs)
+      : pqxx::notification_receiver(connection, k_directory_channel), m_slugs(slugs) {}
+
+  void operator()(const std::string& payload, int) override { m_slugs.push_back(payload); }
+
+private:
+  std::vector<std::string>& m_slugs;
+};
+
+} // namespace
+
+struct DirectoryChanges::Impl {
+  std::string redacted_url;
+  pqxx::connection connection;
+  std::vector<std::string> slugs;
+  Receiver receiver;
+
+  explicit Impl(const std::string& url)
+      : redacted_url(redact_database_url(url)), connection(url), receiver(connection, slugs) {}
+};
+
+DirectoryChanges::DirectoryChanges(const std::string& url) {
+  guarded(redact_database_url(url), "listen for changes",
+          [&] { m_impl = std::make_unique<Impl>(url); });
+}
+
+DirectoryChanges::~DirectoryChanges() = default;
+
+std::vector<std::string> DirectoryChanges::wait(std::chrono::milliseconds timeout) {
+  return guarded(m_impl->redacted_url, "listen for changes", [&] {
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
+    m_impl->connection.await_notification(static_cast<long>(micros / 1000000),
+                                          static_cast<long>(micros % 1000000));
+    if (!m_impl->connection.is_open()) {
+      throw pqxx::broken_connection("the connection closed");
+    }
+    std::vector<std::string> slugs;
+    slugs.swap(m_impl->slugs);
+    return slugs;
+  });
+}
+
+} // namespace podcrawl::store

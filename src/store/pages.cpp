@@ -1,0 +1,367 @@
+#include "podcrawl/store/pages.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "rows_internal.hpp"
+#include "store_internal.hpp"
+
+// Every loader reads in one snapshot and touches only what its page shows, through an index:
+// one show and one page of its episodes, one page of a list, the newest episodes.
+
+namespace podcrawl::store {
+
+namespace {
+
+using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
+
+// A valid lower-case language tag: what a language page's address may be.
+constexpr const char* k_language_tag_pattern = "^[a-z][a-z0-9]{0,7}(-[a-z0-9]{1,8})*$";
+
+// The list order of shows: titles by ICU's root collation (the same for every reader), cut as
+// the list index cuts them, then slugs.
+constexpr const char* k_show_list_order = "left(s.title, 200) COLLATE \"und-x-icu\", s.slug";
+
+// A list entry's columns, over `shows s`.
+constexpr const char* k_summary_columns =
+    "s.slug, s.title, s.author, s.language,"
+    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL)";
+
+ShowSummary summary_from_row(const pqxx::row& row) {
+  return {row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(),
+          row[3].as<std::string>(), row[4].as<std::int64_t>()};
+}
+
+// The category whose slug is `slug`: its first spelling and that spelling's language.
+constexpr const char* k_category_entry =
+    "SELECT name, language FROM categories WHERE slug = $1 ORDER BY id LIMIT 1";
+
+// The categories of the shows with ids in $1 (a bigint[]), each slug once per show in the
+// feed's order: show id, slug, first spelling, its language.
+constexpr const char* k_show_categories =
+    "SELECT sc.show_id, c.slug, first.name, first.language"
+    " FROM show_categories sc JOIN categories c ON c.id = sc.category_id,"
+    " LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = c.slug"
+    "  ORDER BY f.id LIMIT 1) first"
+    " WHERE sc.show_id = ANY($1::bigint[]) AND c.slug <> ''"
+    " ORDER BY sc.show_id, sc.position";
+
+std::string id_array(const std::vector<std::int64_t>& ids) {
+  std::string text = "{";
+  for (const std::int64_t id : ids) {
+    text += (text.size() > 1 ? "," : "") + std::to_string(id);
+  }
+  return text + "}";
+}
+
+// Categories for each show id, from k_show_categories.
+std::map<std::int64_t, std::vector<CategoryEntry>> categories_of(
+    SnapshotTransaction& txn, const std::vector<std::int64_t>& ids) {
+  std::map<std::int64_t, std::vector<CategoryEntry>> result;
+  std::map<std::int64_t, std::set<std::string>> seen;
+  for (const auto& row :
+       exec_named(txn, "podcrawl_page_show_categories", k_show_categories, id_array(ids))) {
+    const auto id = row[0].as<std::int64_t>();
+    std::string slug = row[1].as<std::string>();
+    if (seen[id].insert(slug).second) {
+      result[id].push_back(
+          {std::move(slug), row[2].as<std::string>(), row[3].as<std::string>(), 0});
+    }
+  }
+  return result;
+}
+
+const std::string k_listed_show_by_slug = std::string("SELECT ") + k_show_columns +
+                                          " FROM shows s JOIN feeds f ON f.id = s.feed_id"
+                                          " WHERE s.slug = $1 AND " +
+                                          k_listed_show;
+
+std::optional<std::pair<std::int64_t, StoredShow>> listed_show(SnapshotTransaction& txn,
+                                                               const std::string& slug) {
+  const auto rows = exec_named(txn, "podcrawl_page_show", k_listed_show_by_slug, slug);
+  if (rows.empty()) {
+    return std::nullopt;
+  }
+  return std::make_pair(rows[0][0].as<std::int64_t>(), show_from_row(rows[0]));
+}
+
+std::vector<ShowSummary> summaries(const pqxx::result& rows) {
+  std::vector<ShowSummary> shows;
+  shows.reserve(rows.size());
+  for (const auto& row : rows) {
+    shows.push_back(summary_from_row(row));
+  }
+  return shows;
+}
+
+} // namespace
+
+HomePage Database::load_home_page() {
+  return guarded(m_impl->redacted_url, "load the home page", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    HomePage home;
+    home.show_count =
+        txn.exec(std::string("SELECT count(*) FROM shows s WHERE ") + k_listed_show)[0][0]
+            .as<std::int64_t>();
+    static const std::string k_latest =
+        std::string("SELECT ") + k_episode_columns +
+        ", s.slug, s.title, s.language FROM episodes e JOIN shows s ON s.id = e.show_id"
+        " WHERE e.removed_at IS NULL AND e.published IS NOT NULL"
+        "  AND e.published BETWEEN 'epoch' AND '9999-12-31 23:59:59+00' AND " +
+        k_listed_show + " ORDER BY e.published DESC, s.slug, e.position, e.id LIMIT $1";
+    for (const auto& row : exec_named(txn, "podcrawl_page_latest", k_latest, k_latest_episodes)) {
+      StoredShow holder;
+      add_episode(row, holder);
+      home.latest.push_back({row[19].as<std::string>(), row[20].as<std::string>(),
+                             row[21].as<std::string>(), std::move(holder.episode_slugs.front()),
+                             std::move(holder.show.episodes.front())});
+    }
+    static const std::string k_categories =
+        std::string(
+            "SELECT t.slug, first.name, first.language, t.shows FROM ("
+            "  SELECT c.slug, count(DISTINCT sc.show_id) AS shows FROM categories c"
+            "  JOIN show_categories sc ON sc.category_id = c.id"
+            "  JOIN shows s ON s.id = sc.show_id WHERE c.slug <> '' AND ") +
+        k_listed_show +
+        "  GROUP BY c.slug ORDER BY shows DESC, c.slug LIMIT $1) t,"
+        " LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = t.slug"
+        "  ORDER BY f.id LIMIT 1) first ORDER BY t.shows DESC, t.slug";
+    for (const auto& row :
+         exec_named(txn, "podcrawl_page_categories", k_categories, k_home_categories)) {
+      home.categories.push_back({row[0].as<std::string>(), row[1].as<std::string>(),
+                                 row[2].as<std::string>(), row[3].as<std::int64_t>()});
+    }
+    static const std::string k_languages =
+        std::string("SELECT lower(s.language), count(*) AS shows FROM shows s WHERE ") +
+        k_listed_show + " AND lower(s.language) ~ $2 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $1";
+    for (const auto& row : exec_named(txn, "podcrawl_page_languages", k_languages, k_home_languages,
+                                      k_language_tag_pattern)) {
+      home.languages.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>()});
+    }
+    txn.commit();
+    return home;
+  });
+}
+
+std::optional<ShowListPage> Database::load_category_page(const std::string& slug,
+                                                         std::int64_t page) {
+  if (page < 1 || slug.empty()) {
+    return std::nullopt;
+  }
+  return guarded(
+      m_impl->redacted_url, "load a category page", [&]() -> std::optional<ShowListPage> {
+        SnapshotTransaction txn(m_impl->connection);
+        static const std::string k_members =
+            std::string(
+                " FROM shows s WHERE s.id IN (SELECT sc.show_id FROM show_categories sc"
+                "  JOIN categories c ON c.id = sc.category_id WHERE c.slug = $1) AND ") +
+            k_listed_show;
+        static const std::string k_total = "SELECT count(*)" + k_members;
+        static const std::string k_page = std::string("SELECT ") + k_summary_columns + k_members +
+                                          " ORDER BY " + k_show_list_order + " LIMIT $2 OFFSET $3";
+        ShowListPage list;
+        list.kind = ListKind::category;
+        list.page = page;
+        list.total =
+            exec_named(txn, "podcrawl_page_category_total", k_total, slug)[0][0].as<std::int64_t>();
+        if (list.total == 0 || page > page_count(list.total, k_shows_per_page)) {
+          return std::nullopt;
+        }
+        const auto entry = exec_named(txn, "podcrawl_page_category_entry", k_category_entry, slug);
+        list.category = {slug, entry[0][0].as<std::string>(), entry[0][1].as<std::string>(),
+                         list.total};
+        list.shows = summaries(exec_named(txn, "podcrawl_page_category", k_page, slug,
+                                          k_shows_per_page, (page - 1) * k_shows_per_page));
+        txn.commit();
+        return list;
+      });
+}
+
+std::optional<ShowListPage> Database::load_language_page(const std::string& tag,
+                                                         std::int64_t page) {
+  if (page < 1 || tag.empty()) {
+    return std::nullopt;
+  }
+  return guarded(
+      m_impl->redacted_url, "load a language page", [&]() -> std::optional<ShowListPage> {
+        SnapshotTransaction txn(m_impl->connection);
+        static const std::string k_members =
+            std::string(
+                " FROM shows s WHERE lower(s.language) = $1 AND lower(s.language) ~ $2 AND ") +
+            k_listed_show;
+        static const std::string k_total = "SELECT count(*)" + k_members;
+        static const std::string k_page = std::string("SELECT ") + k_summary_columns + k_members +
+                                          " ORDER BY " + k_show_list_order + " LIMIT $3 OFFSET $4";
+        ShowListPage list;
+        list.kind = ListKind::language;
+        list.page = page;
+        list.total = exec_named(txn, "podcrawl_page_language_total", k_total, tag,
+                                k_language_tag_pattern)[0][0]
+                         .as<std::int64_t>();
+        if (list.total == 0 || page > page_count(list.total, k_shows_per_page)) {
+          return std::nullopt;
+        }
+        list.language = {tag, list.total};
+        list.shows =
+            summaries(exec_named(txn, "podcrawl_page_language", k_page, tag, k_language_tag_pattern,
+                                 k_shows_per_page, (page - 1) * k_shows_per_page));
+        txn.commit();
+        return list;
+      });
+}
+
+std::optional<ShowPage> Database::load_show_page(const std::string& slug, std::int64_t page) {
+  if (page < 1) {
+    return std::nullopt;
+  }
+  return guarded(m_impl->redacted_url, "load a show page", [&]() -> std::optional<ShowPage> {
+    SnapshotTransaction txn(m_impl->connection);
+    auto found = listed_show(txn, slug);
+    if (!found) {
+      return std::nullopt;
+    }
+    ShowPage result;
+    result.page = page;
+    result.show = std::move(found->second);
+    const std::int64_t id = found->first;
+    result.episode_count =
+        exec_named(txn, "podcrawl_page_episode_count",
+                   "SELECT count(*) FROM episodes WHERE show_id = $1 AND removed_at IS NULL",
+                   id)[0][0]
+            .as<std::int64_t>();
+    if (page > page_count(result.episode_count, k_episodes_per_page)) {
+      return std::nullopt;
+    }
+    static const std::string k_episodes =
+        std::string("SELECT ") + k_episode_columns +
+        " FROM episodes e WHERE e.show_id = $1 AND e.removed_at IS NULL ORDER BY " +
+        k_episode_order + " LIMIT $2 OFFSET $3";
+    for (const auto& row : exec_named(txn, "podcrawl_page_episodes", k_episodes, id,
+                                      k_episodes_per_page, (page - 1) * k_episodes_per_page)) {
+      add_episode(row, result.show);
+    }
+    result.categories = std::move(categories_of(txn, {id})[id]);
+    txn.commit();
+    return result;
+  });
+}
+
+std::optional<EpisodePage> Database::load_episode_page(const std::string& show_slug,
+                                                       const std::string& episode_slug) {
+  return guarded(m_impl->redacted_url, "load an episode page", [&]() -> std::optional<EpisodePage> {
+    SnapshotTransaction txn(m_impl->connection);
+    auto found = listed_show(txn, show_slug);
+    if (!found) {
+      return std::nullopt;
+    }
+    static const std::string k_episode =
+        std::string("SELECT ") + k_episode_columns +
+        " FROM episodes e WHERE e.show_id = $1 AND e.slug = $2 AND e.removed_at IS NULL";
+    const auto rows =
+        exec_named(txn, "podcrawl_page_episode", k_episode, found->first, episode_slug);
+    if (rows.empty()) {
+      return std::nullopt;
+    }
+    EpisodePage result;
+    result.show = std::move(found->second);
+    add_episode(rows[0], result.show);
+    txn.commit();
+    return result;
+  });
+}
+
+std::vector<ShowPages> Database::load_show_batch(const std::string& after_slug, int limit) {
+  return guarded(m_impl->redacted_url, "load shows", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    static const std::string k_shows = std::string("SELECT ") + k_show_columns +
+                                       " FROM shows s JOIN feeds f ON f.id = s.feed_id"
+                                       " WHERE s.slug > $1 AND " +
+                                       k_listed_show + " ORDER BY s.slug LIMIT $2";
+    std::vector<ShowPages> batch;
+    std::vector<std::int64_t> ids;
+    std::map<std::int64_t, std::size_t> index_by_id;
+    for (const auto& row : exec_named(txn, "podcrawl_batch_shows", k_shows, after_slug, limit)) {
+      ids.push_back(row[0].as<std::int64_t>());
+      index_by_id.emplace(ids.back(), batch.size());
+      ShowPages pages;
+      pages.show = show_from_row(row);
+      batch.push_back(std::move(pages));
+    }
+    if (batch.empty()) {
+      return batch;
+    }
+    static const std::string k_episodes =
+        std::string("SELECT ") + k_episode_columns +
+        " FROM episodes e WHERE e.show_id = ANY($1::bigint[]) AND e.removed_at IS NULL"
+        " ORDER BY e.show_id, " +
+        k_episode_order;
+    StoredShow episodes;
+    std::int64_t current = -1;
+    const auto hand_over = [&] {
+      if (current >= 0) {
+        auto& pages = batch[index_by_id.at(current)];
+        pages.episodes = std::move(episodes.show.episodes);
+        pages.episode_slugs = std::move(episodes.episode_slugs);
+        episodes = {};
+      }
+    };
+    for (const auto& row : exec_named(txn, "podcrawl_batch_episodes", k_episodes, id_array(ids))) {
+      if (const auto id = row[0].as<std::int64_t>(); id != current) {
+        hand_over();
+        current = id;
+      }
+      add_episode(row, episodes);
+    }
+    hand_over();
+    for (auto& [id, categories] : categories_of(txn, ids)) {
+      batch[index_by_id.at(id)].categories = std::move(categories);
+    }
+    txn.commit();
+    return batch;
+  });
+}
+
+std::vector<CategoryEntry> Database::load_categories(const std::string& after_slug, int limit) {
+  return guarded(m_impl->redacted_url, "load categories", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    static const std::string k_categories =
+        std::string(
+            "SELECT t.slug, first.name, first.language, t.shows FROM ("
+            "  SELECT c.slug, count(DISTINCT sc.show_id) AS shows FROM categories c"
+            "  JOIN show_categories sc ON sc.category_id = c.id"
+            "  JOIN shows s ON s.id = sc.show_id WHERE c.slug > $1 AND ") +
+        k_listed_show +
+        "  GROUP BY c.slug ORDER BY c.slug LIMIT $2) t,"
+        " LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = t.slug"
+        "  ORDER BY f.id LIMIT 1) first ORDER BY t.slug";
+    std::vector<CategoryEntry> categories;
+    for (const auto& row :
+         exec_named(txn, "podcrawl_walk_categories", k_categories, after_slug, limit)) {
+      categories.push_back({row[0].as<std::string>(), row[1].as<std::string>(),
+                            row[2].as<std::string>(), row[3].as<std::int64_t>()});
+    }
+    txn.commit();
+    return categories;
+  });
+}
+
+std::vector<LanguageEntry> Database::load_languages(const std::string& after_tag, int limit) {
+  return guarded(m_impl->redacted_url, "load languages", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    static const std::string k_languages =
+        std::string("SELECT lower(s.language), count(*) FROM shows s WHERE ") + k_listed_show +
+        " AND lower(s.language) ~ $3 AND lower(s.language) > $1 GROUP BY 1 ORDER BY 1 LIMIT $2";
+    std::vector<LanguageEntry> languages;
+    for (const auto& row : exec_named(txn, "podcrawl_walk_languages", k_languages, after_tag, limit,
+                                      k_language_tag_pattern)) {
+      languages.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>()});
+    }
+    txn.commit();
+    return languages;
+  });
+}
+
+} // namespace podcrawl::store

@@ -1,0 +1,160 @@
+#include "podcrawl/store/pages.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "store_fixture.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+constexpr std::int64_t k_now = 1'750'000'000;
+constexpr std::int64_t k_next = k_now + 3600;
+const FetchMeta k_meta{};
+
+class PagesTest : public StoreTest {
+protected:
+  // Store a show with `episodes` dated episodes (the newest at k_now) and return its slug.
+  std::string stored_show(const std::string& title, const std::string& language,
+                          std::vector<std::string> categories, int episodes = 1) {
+    const auto id = listed_feed("https://feeds.example/" + std::to_string(m_feeds++) + ".xml");
+    feed::Show s = show(title, language);
+    s.categories = std::move(categories);
+    for (int i = 0; i < episodes; ++i) {
+      s.episodes.push_back(
+          episode(title + "-" + std::to_string(i), title + " " + std::to_string(i), k_now - i));
+    }
+    return db().record_success(id, k_meta, s, k_now, k_next).show_slug;
+  }
+
+  int m_feeds = 0;
+};
+
+std::vector<std::string> titles_of(const ShowListPage& list) {
+  std::vector<std::string> titles;
+  for (const auto& show : list.shows) {
+    titles.push_back(show.title);
+  }
+  return titles;
+}
+
+// Episodes compared by what identifies them and what a page shows of them.
+std::vector<std::string> episode_keys(const std::vector<feed::Episode>& episodes) {
+  std::vector<std::string> keys;
+  for (const auto& e : episodes) {
+    keys.push_back(e.guid + "|" + e.title + "|" + std::to_string(e.published.value_or(-1)) + "|" +
+                   e.description);
+  }
+  return keys;
+}
+
+TEST_F(PagesTest, CategoryPagesListTheirShowsByTitleAHundredAPage) {
+  for (int i = 0; i < 105; ++i) {
+    char title[16];
+    std::snprintf(title, sizeof title, "Show %03d", 104 - i);
+    stored_show(title, "en", {"Technology"});
+  }
+  stored_show("Elsewhere", "en", {"News"});
+  const auto first = db().load_category_page("technology", 1);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->total, 105);
+  EXPECT_EQ(first->category.name, "Technology");
+  ASSERT_EQ(first->shows.size(), 100u);
+  EXPECT_EQ(first->shows.front().title, "Show 000");
+  EXPECT_EQ(first->shows.back().title, "Show 099");
+  EXPECT_EQ(first->shows.front().episode_count, 1);
+  const auto second = db().load_category_page("technology", 2);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(titles_of(*second),
+            (std::vector<std::string>{"Show 100", "Show 101", "Show 102", "Show 103", "Show 104"}));
+  EXPECT_FALSE(db().load_category_page("technology", 3).has_value());
+  EXPECT_FALSE(db().load_category_page("technology", 0).has_value());
+  EXPECT_FALSE(db().load_category_page("no-such-category", 1).has_value());
+}
+
+TEST_F(PagesTest, SpellingsWithOneSlugAreOneCategoryNamedAsFirstStored) {
+  stored_show("Alpha", "ar", {"Tech News"});
+  stored_show("Beta", "en", {"tech news"});
+  const auto list = db().load_category_page("tech-news", 1);
+  ASSERT_TRUE(list.has_value());
+  EXPECT_EQ(list->total, 2);
+  EXPECT_EQ(list->category.name, "Tech News");
+  EXPECT_EQ(list->category.language, "ar");
+  EXPECT_EQ(titles_of(*list), (std::vector<std::string>{"Alpha", "Beta"}));
+}
+
+TEST_F(PagesTest, LanguagePagesGroupDeclaredTagsIgnoringCase) {
+  stored_show("Uno", "pt-BR", {"News"});
+  stored_show("Dos", "pt-br", {"News"});
+  stored_show("Tres", "pt", {"News"});
+  stored_show("Bad", "<script>", {"News"});
+  const auto list = db().load_language_page("pt-br", 1);
+  ASSERT_TRUE(list.has_value());
+  EXPECT_EQ(list->total, 2);
+  EXPECT_EQ(titles_of(*list), (std::vector<std::string>{"Dos", "Uno"}));
+  const auto languages = db().load_languages("", 10);
+  ASSERT_EQ(languages.size(), 2u);
+  EXPECT_EQ(languages[0].tag, "pt");
+  EXPECT_EQ(languages[1].tag, "pt-br");
+  EXPECT_EQ(languages[1].show_count, 2);
+  EXPECT_FALSE(db().load_language_page("<script>", 1).has_value());
+}
+
+TEST_F(PagesTest, TheHomePageCountsShowsCategoriesAndLanguagesAndListsTheNewestEpisodes) {
+  stored_show("Alpha", "en", {"News", "Technology"}, 15);
+  stored_show("Beta", "ar", {"News"}, 15);
+  const HomePage home = db().load_home_page();
+  EXPECT_EQ(home.show_count, 2);
+  ASSERT_EQ(home.latest.size(), static_cast<std::size_t>(k_latest_episodes));
+  for (std::size_t i = 1; i < home.latest.size(); ++i) {
+    EXPECT_GE(home.latest[i - 1].episode.published.value(),
+              home.latest[i].episode.published.value());
+  }
+  EXPECT_EQ(home.latest[0].show_title, "Alpha");
+  EXPECT_EQ(home.latest[1].show_title, "Beta");
+  ASSERT_EQ(home.categories.size(), 2u);
+  EXPECT_EQ(home.categories[0].slug, "news");
+  EXPECT_EQ(home.categories[0].show_count, 2);
+  EXPECT_EQ(home.categories[1].slug, "technology");
+  ASSERT_EQ(home.languages.size(), 2u);
+}
+
+TEST_F(PagesTest, AShowPageHoldsOnePageOfEpisodesAndEqualsTheSameSliceOfTheWholeShow) {
+  const std::string slug = stored_show("Long", "en", {"News", "Arts"}, 120);
+  const auto whole = db().load_show_batch("", 1).at(0);
+  ASSERT_EQ(whole.episodes.size(), 120u);
+  for (std::int64_t page = 1; page <= 3; ++page) {
+    const auto loaded = db().load_show_page(slug, page);
+    ASSERT_TRUE(loaded.has_value()) << page;
+    const ShowPage sliced = show_page_of(whole, page);
+    EXPECT_EQ(loaded->episode_count, 120);
+    EXPECT_EQ(loaded->show.episode_slugs, sliced.show.episode_slugs) << page;
+    EXPECT_EQ(episode_keys(loaded->show.show.episodes), episode_keys(sliced.show.show.episodes))
+        << page;
+    ASSERT_EQ(loaded->categories.size(), 2u);
+    EXPECT_EQ(loaded->categories[1].name, "Arts");
+  }
+  EXPECT_EQ(db().load_show_page(slug, 3)->show.show.episodes.size(), 20u);
+  EXPECT_FALSE(db().load_show_page(slug, 4).has_value());
+  const auto episode = db().load_episode_page(slug, whole.episode_slugs[7]);
+  ASSERT_TRUE(episode.has_value());
+  EXPECT_EQ(episode_keys(episode->show.show.episodes),
+            episode_keys(episode_page_of(whole, 7).show.show.episodes));
+  EXPECT_FALSE(db().load_episode_page(slug, "no-such-episode").has_value());
+}
+
+TEST_F(PagesTest, RemovedShowsAndUntitledShowsHaveNoPages) {
+  const std::string slug = stored_show("Leaving", "en", {"News"});
+  stored_show("", "en", {"News"});
+  ASSERT_TRUE(db().load_show_page(slug, 1).has_value());
+  ASSERT_TRUE(db().remove_feed("https://feeds.example/0.xml"));
+  EXPECT_FALSE(db().load_show_page(slug, 1).has_value());
+  EXPECT_FALSE(db().load_category_page("news", 1).has_value());
+  EXPECT_EQ(db().load_home_page().show_count, 0);
+  EXPECT_TRUE(db().load_show_batch("", 10).empty());
+}
+
+} // namespace
+} // namespace podcrawl::store
