@@ -9,8 +9,11 @@
 #include <spdlog/spdlog.h>
 
 #include "context.hpp"
-#include "podcrawl/cli/negotiate.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/time.hpp"
+#include "podcrawl/http/server.hpp"
+#include "podcrawl/serve/live.hpp"
+#include "podcrawl/serve/negotiate.hpp"
 
 namespace podcrawl::cli {
 
@@ -79,7 +82,8 @@ void serve(const std::string& dir, const std::string& bind, int port) {
         if (request.path != "/" || !request.has_header("Accept-Language")) {
           return httplib::Server::HandlerResponse::Unhandled;
         }
-        const auto locale = negotiate_locale(request.get_header_value("Accept-Language"), locales);
+        const auto locale =
+            serve::negotiate_locale(request.get_header_value("Accept-Language"), locales);
         if (locale.empty()) {
           return httplib::Server::HandlerResponse::Unhandled;
         }
@@ -101,8 +105,8 @@ void serve(const std::string& dir, const std::string& bind, int port) {
         if (response.status != 404 || with_page.empty()) {
           return httplib::Server::HandlerResponse::Unhandled;
         }
-        const std::string locale =
-            not_found_locale(request.path, request.get_header_value("Accept-Language"), with_page);
+        const std::string locale = serve::not_found_locale(
+            request.path, request.get_header_value("Accept-Language"), with_page);
         response.set_content(pages.at(locale), "text/html; charset=utf-8");
         response.set_header("Vary", "Accept-Language");
         return httplib::Server::HandlerResponse::Handled;
@@ -117,23 +121,71 @@ void serve(const std::string& dir, const std::string& bind, int port) {
   server.listen_after_bind();
 }
 
+// The live directory: every page rendered on request from the database.
+void serve_live(const Context& context, const serve::LiveOptions& live, const std::string& bind,
+                int port) {
+  context.open_database(); // migrations first, once
+  serve::LiveDirectory directory(live);
+  http::ServerOptions server_options;
+  server_options.bind = bind;
+  server_options.port = port;
+  server_options.threads = context.config.serve.threads;
+  server_options.max_connections = context.config.serve.max_connections;
+  server_options.connection_timeout_seconds = context.config.serve.connection_timeout_seconds;
+  server_options.max_header_bytes = static_cast<std::size_t>(context.config.serve.max_header_bytes);
+  server_options.drain_timeout_seconds = context.config.serve.drain_timeout_seconds;
+  http::Server server(server_options, [&directory](const http::Request& request) {
+    return directory.handle(request);
+  });
+  std::cout << "serving the live directory at http://" << bind << ":" << server.port() << "/"
+            << std::endl;
+  http::serve_until_signal(server);
+}
+
 } // namespace
 
-void add_serve_command(CLI::App& app, Context&) {
+void add_serve_command(CLI::App& app, Context& context) {
   struct Options {
     std::string dir;
     std::string bind = "127.0.0.1";
     int port = 8080;
+    std::string locales;
+    std::string site_url;
+    std::optional<std::string> now;
   };
   auto options = std::make_shared<Options>();
-  auto* command =
-      app.add_subcommand("serve", "serve a rendered site; / picks the locale from Accept-Language");
-  command->add_option("--dir", options->dir, "the rendered site")->required();
+  auto* command = app.add_subcommand(
+      "serve",
+      "the directory over HTTP: live from the database, or a rendered site with --dir; / "
+      "picks the locale from Accept-Language");
+  command->add_option("--dir", options->dir,
+                      "serve this rendered site as files instead of the live directory");
   command->add_option("--bind", options->bind, "address to listen on")->capture_default_str();
-  command->add_option("--port", options->port, "port")
+  command->add_option("--port", options->port, "port (0: any free port)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 65535));
-  command->callback([options] { serve(options->dir, options->bind, options->port); });
+      ->check(CLI::Range(0, 65535));
+  command->add_option(
+      "--locales", options->locales,
+      "live: comma-separated locales, e.g. ar,en (default: [render] locales, else every catalog)");
+  command->add_option("--site-url", options->site_url,
+                      "live: absolute URL the site is published at (default: [render] site_url)");
+  command->add_option("--now", options->now,
+                      "live: a fixed time relative dates are measured from (ISO 8601; default: "
+                      "the clock at each request)");
+  command->callback([options, &context] {
+    if (!options->dir.empty()) {
+      serve(options->dir, options->bind, options->port);
+      return;
+    }
+    serve::LiveOptions live;
+    live.site = site_options(context, options->locales, options->site_url);
+    live.database_url = context.database_url();
+    live.config = context.config.serve;
+    if (options->now) {
+      live.now = core::resolve_render_time(options->now);
+    }
+    serve_live(context, live, options->bind, options->port);
+  });
 }
 
 } // namespace podcrawl::cli

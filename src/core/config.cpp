@@ -48,6 +48,16 @@ constexpr KnownKey k_known_keys[] = {
     {"crawl", "max_episodes_per_feed", Kind::positive_integer},
     {"render", "locales", Kind::string_list},
     {"render", "site_url", Kind::string},
+    {"serve", "threads", Kind::positive_integer},
+    {"serve", "database_connections", Kind::positive_integer},
+    {"serve", "cache_bytes", Kind::positive_integer},
+    {"serve", "max_connections", Kind::positive_integer},
+    {"serve", "connection_timeout_seconds", Kind::positive_integer},
+    {"serve", "max_header_bytes", Kind::positive_integer},
+    {"serve", "drain_timeout_seconds", Kind::positive_integer},
+    {"serve", "max_age_seconds", Kind::positive_integer},
+    {"serve", "metrics_from_anywhere", Kind::boolean},
+    {"serve", "access_log", Kind::boolean},
 };
 
 const char* describe(Kind kind) {
@@ -249,6 +259,19 @@ void read_render(const Reader& reader, RenderConfig& render) {
   reader.read("render", "site_url", render.site_url);
 }
 
+void read_serve(const Reader& reader, ServeConfig& serve) {
+  reader.read("serve", "threads", serve.threads);
+  reader.read("serve", "database_connections", serve.database_connections);
+  reader.read("serve", "cache_bytes", serve.cache_bytes);
+  reader.read("serve", "max_connections", serve.max_connections);
+  reader.read("serve", "connection_timeout_seconds", serve.connection_timeout_seconds);
+  reader.read("serve", "max_header_bytes", serve.max_header_bytes);
+  reader.read("serve", "drain_timeout_seconds", serve.drain_timeout_seconds);
+  reader.read("serve", "max_age_seconds", serve.max_age_seconds);
+  reader.read("serve", "metrics_from_anywhere", serve.metrics_from_anywhere);
+  reader.read("serve", "access_log", serve.access_log);
+}
+
 } // namespace
 
 Config load_config(const std::filesystem::path& file) {
@@ -270,6 +293,7 @@ Config load_config(const std::filesystem::path& file) {
   read_fetch(reader, config.fetch);
   read_crawl(reader, config.crawl);
   read_render(reader, config.render);
+  read_serve(reader, config.serve);
   return config;
 }
 

@@ -54,19 +54,6 @@ void sha1_block(std::array<std::uint32_t, 5>& state, const unsigned char* block)
   state[4] += e;
 }
 
-std::optional<int> hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return std::nullopt;
-}
-
 // The 16 bytes of a UUID in 8-4-4-4-12 form (hyphens optional); nullopt for anything else.
 std::optional<std::array<std::uint8_t, 16>> uuid_bytes(std::string_view text) {
   std::array<std::uint8_t, 16> bytes{};
@@ -159,6 +146,19 @@ std::string uuid_v5(std::string_view namespace_uuid, std::string_view name) {
     text += k_digits[uuid[i] & 0x0F];
   }
   return text;
+}
+
+std::optional<int> hex_value(char c) {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return std::nullopt;
 }
 
 } // namespace podcrawl::core

@@ -28,6 +28,7 @@
 
 #include <pqxx/pqxx>
 
+#include "directory_fixture.hpp"
 #include "support/loopback_server.hpp"
 #include "support/process.hpp"
 #include "support/temp_database.hpp"
@@ -78,15 +79,6 @@ std::string etag(int show, int generation) {
   return "\"g" + std::to_string(generation) + "-" + std::to_string(show) + "\"";
 }
 
-std::string rfc822(std::int64_t t) {
-  const std::time_t time = static_cast<std::time_t>(t);
-  std::tm parts{};
-  gmtime_r(&time, &parts);
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S +0000", &parts);
-  return buffer;
-}
-
 std::string feed_body(int show, int generation) {
   const std::string number = std::to_string(show);
   std::ostringstream feed;
@@ -108,7 +100,8 @@ std::string feed_body(int show, int generation) {
       feed << "<guid isPermaLink=\"false\">show-" << number << "-episode-" << e << "</guid>";
     }
     feed << "<pubDate>"
-         << rfc822(k_first_published + std::int64_t{show} * 3600 + std::int64_t{episode} * 604800)
+         << testing::rfc822(k_first_published + std::int64_t{show} * 3600 +
+                            std::int64_t{episode} * 604800)
          << "</pubDate><description>" << episode_description(show, episode, generation)
          << "</description><enclosure url=\"https://media.example/" << number << "/" << e
          << ".mp3\" type=\"audio/mpeg\" length=\"1000\"/></item>";

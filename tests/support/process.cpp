@@ -131,6 +131,56 @@ void ChildProcess::kill() {
   }
 }
 
+void ChildProcess::signal(int number) {
+  if (!m_result) {
+    ::kill(m_pid, number);
+  }
+}
+
+bool ChildProcess::read_until(std::chrono::steady_clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  if (left.count() <= 0) {
+    return false;
+  }
+  std::vector<pollfd> fds;
+  for (const int fd : {m_out, m_err}) {
+    if (fd >= 0) {
+      fds.push_back({fd, POLLIN, 0});
+    }
+  }
+  if (poll(fds.data(), fds.size(), static_cast<int>(left.count())) < 0 && errno != EINTR) {
+    throw std::runtime_error("poll failed");
+  }
+  for (const auto& polled : fds) {
+    if (polled.revents == 0) {
+      continue;
+    }
+    int& fd = polled.fd == m_out ? m_out : m_err;
+    std::string& collected = polled.fd == m_out ? m_collected_out : m_collected_err;
+    char buffer[65536];
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      collected.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      close(fd);
+      fd = -1;
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> ChildProcess::wait_for_output(std::string_view text,
+                                                         std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (m_collected_out.find(text) == std::string::npos) {
+    if (m_result || m_out < 0 || !read_until(deadline)) {
+      return std::nullopt;
+    }
+  }
+  return m_collected_out;
+}
+
 std::optional<ProcessResult> ChildProcess::wait_for(std::chrono::milliseconds timeout) {
   if (m_result) {
     return m_result;
@@ -138,34 +188,8 @@ std::optional<ProcessResult> ChildProcess::wait_for(std::chrono::milliseconds ti
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   // Both pipes reach their end when the child exits (it starts nothing that outlives it).
   while (m_out >= 0 || m_err >= 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
+    if (!read_until(deadline)) {
       return std::nullopt;
-    }
-    std::vector<pollfd> fds;
-    for (const int fd : {m_out, m_err}) {
-      if (fd >= 0) {
-        fds.push_back({fd, POLLIN, 0});
-      }
-    }
-    if (poll(fds.data(), fds.size(), static_cast<int>(left.count())) < 0 && errno != EINTR) {
-      throw std::runtime_error("poll failed");
-    }
-    for (const auto& polled : fds) {
-      if (polled.revents == 0) {
-        continue;
-      }
-      int& fd = polled.fd == m_out ? m_out : m_err;
-      std::string& collected = polled.fd == m_out ? m_collected_out : m_collected_err;
-      char buffer[65536];
-      const ssize_t n = read(fd, buffer, sizeof buffer);
-      if (n > 0) {
-        collected.append(buffer, static_cast<std::size_t>(n));
-      } else if (n == 0 || errno != EINTR) {
-        close(fd);
-        fd = -1;
-      }
     }
   }
   int status = 0;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace podcrawl::testing {
@@ -36,11 +37,21 @@ public:
   int pid() const { return m_pid; }
   // Send SIGKILL; nothing once the child has been reaped.
   void kill();
+  // Send a signal; nothing once the child has been reaped.
+  void signal(int number);
+  // Wait until the child's stdout holds text, at most timeout; all of its stdout so far, or
+  // nullopt when the text did not come (the child ended, or the time ran out).
+  std::optional<std::string> wait_for_output(std::string_view text,
+                                             std::chrono::milliseconds timeout);
   // Wait until the child has closed its output and exited, at most timeout; nullopt when it
   // still runs then. Once it returned a result, the child is reaped and it returns the same.
   std::optional<ProcessResult> wait_for(std::chrono::milliseconds timeout);
 
 private:
+  // Read what the child wrote until one of its pipes had something or closed; false when the
+  // deadline passed first.
+  bool read_until(std::chrono::steady_clock::time_point deadline);
+
   int m_pid = 0;
   int m_out = -1;
   int m_err = -1;

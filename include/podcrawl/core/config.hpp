@@ -40,11 +40,26 @@ struct RenderConfig {
   std::string site_url = "http://127.0.0.1:8080";
 };
 
+// The live directory (`serve` without --dir): its HTTP limits, its cache and its database pool.
+struct ServeConfig {
+  int threads = 4;                              // event loops answering requests
+  int database_connections = 4;                 // connections pages are loaded over
+  std::int64_t cache_bytes = 128 * 1024 * 1024; // rendered pages kept in memory, every coding
+  int max_connections = 1024;                   // open client connections at once
+  int connection_timeout_seconds = 30;          // an idle or stalled client is closed after this
+  int max_header_bytes = 16384;                 // request line and header fields; more is a 431
+  int drain_timeout_seconds = 10;               // how long SIGTERM lets requests in flight finish
+  int max_age_seconds = 300;                    // longest Cache-Control max-age a page is sent with
+  bool metrics_from_anywhere = false;           // /metrics answers loopback clients only unless set
+  bool access_log = true;                       // one log line per request
+};
+
 struct Config {
   std::optional<std::string> database_url; // [database] url
   FetchConfig fetch;
   CrawlConfig crawl;
   RenderConfig render;
+  ServeConfig serve;
   std::filesystem::path source_dir; // where sql/, config/locales and templates/ live
 };
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,8 @@ std::array<std::uint8_t, 20> sha1(std::string_view bytes);
 // The name-based UUID (version 5, RFC 4122 section 4.3) of name within namespace_uuid, in
 // lower-case 8-4-4-4-12 form. Returns an empty string when namespace_uuid is not a UUID.
 std::string uuid_v5(std::string_view namespace_uuid, std::string_view name);
+
+// The value of one hexadecimal digit, either case; nullopt for any other character.
+std::optional<int> hex_value(char c);
 
 } // namespace podcrawl::core

@@ -1,4 +1,4 @@
-#include "podcrawl/cli/negotiate.hpp"
+#include "podcrawl/serve/negotiate.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 #include <unicode/localematcher.h>
 #include <unicode/locid.h>
 
-namespace podcrawl::cli {
+namespace podcrawl::serve {
 
 namespace {
 
@@ -114,4 +114,4 @@ std::string not_found_locale(std::string_view path, std::string_view accept_lang
   return negotiated.empty() ? available.front() : negotiated;
 }
 
-} // namespace podcrawl::cli
+} // namespace podcrawl::serve

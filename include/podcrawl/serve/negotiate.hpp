@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-namespace podcrawl::cli {
+namespace podcrawl::serve {
 
 // Pick the best of the available locale tags for an Accept-Language header value with ICU's
 // LocaleMatcher (CLDR language distances): ranges by descending q, a zero q excludes, "*" is
@@ -18,4 +18,4 @@ std::string negotiate_locale(std::string_view accept_language,
 std::string not_found_locale(std::string_view path, std::string_view accept_language,
                              const std::vector<std::string>& available);
 
-} // namespace podcrawl::cli
+} // namespace podcrawl::serve

@@ -1,8 +1,8 @@
-#include "podcrawl/cli/negotiate.hpp"
+#include "podcrawl/serve/negotiate.hpp"
 
 #include <gtest/gtest.h>
 
-namespace podcrawl::cli {
+namespace podcrawl::serve {
 namespace {
 
 struct NegotiateCase {
@@ -74,4 +74,4 @@ TEST(NotFoundLocale, PrefersThePathThenTheHeaderThenTheFirstLocale) {
 }
 
 } // namespace
-} // namespace podcrawl::cli
+} // namespace podcrawl::serve

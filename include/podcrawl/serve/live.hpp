@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "podcrawl/core/config.hpp"
+#include "podcrawl/http/server.hpp"
+#include "podcrawl/render/site.hpp"
+
+namespace podcrawl::serve {
+
+struct LiveOptions {
+  render::SiteOptions site;
+  std::string database_url;
+  core::ServeConfig config;
+  // The clock relative dates are measured from; nullopt: the system clock at each request.
+  std::optional<std::int64_t> now;
+};
+
+// The live directory: every page of the site answered from the database at request time, with
+// the bytes `render` would write for the same database and time (one code path renders both).
+//
+// A request goes through these phases, each a function of its own: route the path (serve::route),
+// take the page from the cache or load its model (store) and render it (render), then negotiate
+// the coding and the validators and write the answer. Rendered pages are cached with their gzip
+// and brotli forms under [serve] cache_bytes, until the store announces a change to their show
+// (or to any show, for the lists) or a relative date on them would read otherwise. While the
+// announcements cannot be heard (the listening connection broke), nothing is cached.
+class LiveDirectory {
+public:
+  // Load the templates and catalogs and connect to the database. Throws core::UsageError for
+  // bad site options, core::EnvironmentError when the database cannot be reached.
+  explicit LiveDirectory(LiveOptions options);
+  ~LiveDirectory();
+  LiveDirectory(const LiveDirectory&) = delete;
+  LiveDirectory& operator=(const LiveDirectory&) = delete;
+
+  // The answer to one request; safe to call from several threads at once. Never throws: a
+  // database failure is a 503.
+  http::Response handle(const http::Request& request);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace podcrawl::serve

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace podcrawl::serve {
+
+// What a request path names in the live directory: the pages of the SPEC's site layout (the
+// same addresses `render` writes files at, `…/index.html` included), the site's assets, and
+// /metrics.
+struct Route {
+  enum class Kind {
+    root,           // "/": the language chooser, or a redirect by Accept-Language
+    stylesheet,     // "/site.css"
+    script,         // "/choose-locale.js"
+    metrics,        // "/metrics"
+    opml,           // "/opml/<show>.opml"
+    home,           // "/<locale>/"
+    not_found_page, // "/<locale>/404.html", answered 200 as the file would be
+    category,       // "/<locale>/categories/<slug>/[page/<n>/]"
+    language,       // "/<locale>/languages/<tag>/[page/<n>/]"
+    show,           // "/<locale>/podcasts/<slug>/[page/<n>/]"
+    episode,        // "/<locale>/podcasts/<slug>/<episode>/"
+    redirect,       // a page's address without its trailing '/': 301 to `location`
+    not_found,      // anything else
+  };
+  Kind kind = Kind::not_found;
+  std::string locale;
+  std::string slug;    // category slug, language tag or show slug
+  std::string episode; // episode slug
+  std::int64_t page = 1;
+  std::string key;      // the page's canonical path below the site, e.g. "en/podcasts/x/": the
+                        // cache key and the file `render` writes (with index.html)
+  std::string location; // for redirect: the path to send the client to, percent-encoded
+};
+
+// Longest request path read; a longer one names nothing.
+inline constexpr std::size_t k_max_path_bytes = 2048;
+// Highest page number of a list addressed; no list is that long.
+inline constexpr std::int64_t k_max_page_number = 1'000'000'000;
+
+// Route a request path as the client sent it (percent-encoded, without the query). Every
+// segment must decode to a page segment (lower-case ASCII letters, digits, '-'), so "..",
+// encoded or not, and any other byte name nothing. Page 1 of a list has no "page/1/" address.
+// `site_path` is the site URL's path ("" or "/dir"): requests outside it name nothing.
+Route route(std::string_view path, const std::vector<std::string>& locales,
+            std::string_view site_path = {});
+
+// A short name of the route kind for metrics and logs: "show", "episode", …
+const char* to_string(Route::Kind kind);
+
+} // namespace podcrawl::serve

@@ -1,0 +1,420 @@
+#include "podcrawl/serve/live.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <ctime>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "metrics_internal.hpp"
+#include "podcrawl/core/error.hpp"
+#include "podcrawl/http/cache.hpp"
+#include "podcrawl/http/conditional.hpp"
+#include "podcrawl/http/encoding.hpp"
+#include "podcrawl/serve/negotiate.hpp"
+#include "podcrawl/serve/route.hpp"
+#include "podcrawl/store/changes.hpp"
+#include "podcrawl/store/database.hpp"
+#include "pool_internal.hpp"
+
+namespace podcrawl::serve {
+
+namespace {
+
+using Kind = Route::Kind;
+using Page = std::shared_ptr<const http::CachedPage>;
+
+constexpr const char* k_html = "text/html; charset=utf-8";
+constexpr std::int64_t k_never = std::numeric_limits<std::int64_t>::max();
+// Bodies shorter than this are sent as they are: compressing them saves less than the header.
+constexpr std::size_t k_min_compressed_bytes = 256;
+// How long the change listener waits per call, and before it reconnects after a failure.
+constexpr auto k_listen_interval = std::chrono::milliseconds(500);
+constexpr auto k_reconnect_delay = std::chrono::seconds(2);
+// /metrics reads the directory's counts at most this often.
+constexpr std::int64_t k_stats_lifetime_seconds = 15;
+// The tag of every list page (home, categories, languages): any change of a show may change them.
+constexpr const char* k_lists_tag = "lists";
+
+std::int64_t wall_clock() {
+  return static_cast<std::int64_t>(std::time(nullptr));
+}
+
+std::string show_tag(std::string_view slug) {
+  return "show:" + std::string(slug);
+}
+
+// The entity tag of one coding of a page: distinct for each, as RFC 9110 asks of strong tags.
+std::string coded_etag(const std::string& etag, http::ContentCoding coding) {
+  if (coding == http::ContentCoding::identity || etag.size() < 2) {
+    return etag;
+  }
+  return etag.substr(0, etag.size() - 1) + "-" + http::to_string(coding) + "\"";
+}
+
+Page make_page(std::string body, const char* content_type, std::int64_t now,
+               std::int64_t expires_at, std::vector<std::string> tags, int status = 200) {
+  auto page = std::make_shared<http::CachedPage>();
+  page->status = status;
+  page->etag = http::strong_etag(body);
+  page->last_modified = now;
+  page->expires_at = expires_at;
+  page->content_type = content_type;
+  page->tags = std::move(tags);
+  if (body.size() >= k_min_compressed_bytes) {
+    if (std::string gzip = http::gzip(body); gzip.size() < body.size()) {
+      page->gzip = std::make_shared<const std::string>(std::move(gzip));
+    }
+    if (std::string brotli = http::brotli(body); brotli.size() < body.size()) {
+      page->brotli = std::make_shared<const std::string>(std::move(brotli));
+    }
+  }
+  page->identity = std::make_shared<const std::string>(std::move(body));
+  return page;
+}
+
+void add_security_headers(http::Response& response) {
+  // The pages carry their own Content-Security-Policy; a header can also forbid framing them,
+  // and no answer is to be sniffed into another type.
+  response.headers.emplace_back("Content-Security-Policy", "frame-ancestors 'none'");
+  response.headers.emplace_back("X-Content-Type-Options", "nosniff");
+}
+
+http::Response plain_answer(int status, std::string text) {
+  http::Response response;
+  response.status = status;
+  response.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
+  response.headers.emplace_back("Cache-Control", "no-store");
+  response.body = std::make_shared<const std::string>(std::move(text));
+  add_security_headers(response);
+  return response;
+}
+
+} // namespace
+
+struct LiveDirectory::Impl {
+  LiveOptions options;
+  std::vector<std::string> locales;
+  std::string site_path;
+  internal::Pool<store::Database> databases;
+  internal::Pool<render::Renderer> renderers;
+  http::PageCache cache;
+  internal::Metrics metrics;
+  // Pages that never change while the server runs: the language chooser, assets, 404 pages.
+  Page root;
+  Page stylesheet;
+  Page script;
+  std::map<std::string, Page> not_found;
+
+  // A page rendered from a snapshot older than an announcement must not be cached: the
+  // listener bumps `generation` and invalidates under `invalidation`; a renderer caches only if
+  // the generation it started from is still current, checked under the same mutex.
+  std::mutex invalidation;
+  std::uint64_t generation = 0;
+  bool listening = false;
+
+  std::mutex stats_mutex;
+  store::Stats stats;
+  std::int64_t stats_read_at = std::numeric_limits<std::int64_t>::min();
+
+  std::jthread listener; // last: stopped before the rest is destroyed
+
+  explicit Impl(LiveOptions live_options)
+      : options(std::move(live_options)),
+        locales(options.site.locales),
+        databases(static_cast<std::size_t>(options.config.database_connections),
+                  [url = options.database_url] { return std::make_unique<store::Database>(url); }),
+        renderers(static_cast<std::size_t>(options.config.threads),
+                  [site = options.site] { return std::make_unique<render::Renderer>(site); }),
+        cache(static_cast<std::size_t>(options.config.cache_bytes)) {
+    auto renderer = renderers.take();
+    site_path = renderer->site_path();
+    root = make_page(renderer->root_page(), k_html, 0, k_never, {});
+    stylesheet = make_page(renderer->stylesheet(), "text/css; charset=utf-8", 0, k_never, {});
+    script = make_page(renderer->locale_script(), "text/javascript; charset=utf-8", 0, k_never, {});
+    for (const auto& locale : locales) {
+      not_found.emplace(locale,
+                        make_page(renderer->not_found_page(locale), k_html, 0, k_never, {}));
+    }
+    databases.take(); // reach the database now: a wrong URL fails at start, not per request
+    listener = std::jthread([this](std::stop_token stop) { listen(stop); });
+  }
+
+  std::int64_t now() const { return options.now ? *options.now : wall_clock(); }
+
+  // ---- the store's announcements ----
+
+  void listen(std::stop_token stop) {
+    std::mutex sleeping;
+    std::condition_variable_any woken;
+    while (!stop.stop_requested()) {
+      try {
+        store::DirectoryChanges changes(options.database_url);
+        set_listening(true);
+        while (!stop.stop_requested()) {
+          const auto slugs = changes.wait(k_listen_interval);
+          if (!slugs.empty()) {
+            invalidate(slugs);
+          }
+        }
+      } catch (const std::exception& error) {
+        spdlog::warn(
+            "serve: not hearing the database's changes ({}); caching stops until it is "
+            "back",
+            error.what());
+      }
+      set_listening(false);
+      std::unique_lock lock(sleeping);
+      woken.wait_for(lock, stop, k_reconnect_delay, [] { return false; });
+    }
+  }
+
+  void set_listening(bool on) {
+    std::lock_guard lock(invalidation);
+    ++generation;
+    listening = on;
+    cache.clear(); // what was cached while changes went unheard may be stale
+  }
+
+  void invalidate(const std::vector<std::string>& slugs) {
+    std::lock_guard lock(invalidation);
+    ++generation;
+    for (const auto& slug : slugs) {
+      cache.invalidate_tag(show_tag(slug));
+    }
+    cache.invalidate_tag(k_lists_tag);
+  }
+
+  std::pair<std::uint64_t, bool> current_generation() {
+    std::lock_guard lock(invalidation);
+    return {generation, listening};
+  }
+
+  void cache_if_current(const std::string& key, const Page& page, std::uint64_t started) {
+    std::lock_guard lock(invalidation);
+    if (listening && generation == started) {
+      cache.insert(key, page);
+    }
+  }
+
+  // ---- loading and rendering a page ----
+
+  // The page a route names, from the cache or rendered now; null when the database holds no
+  // such page. Throws core::EnvironmentError when the database fails.
+  Page page(const Route& route, std::int64_t at) {
+    switch (route.kind) {
+      case Kind::root:
+        return root;
+      case Kind::stylesheet:
+        return stylesheet;
+      case Kind::script:
+        return script;
+      case Kind::not_found_page:
+        return not_found.at(route.locale);
+      default:
+        break;
+    }
+    if (auto cached = cache.find(route.key, at)) {
+      return cached;
+    }
+    const auto [started, listening_now] = current_generation();
+    Page rendered = render_page(route, at);
+    if (rendered && listening_now) {
+      cache_if_current(route.key, rendered, started);
+    }
+    return rendered;
+  }
+
+  Page render_page(const Route& route, std::int64_t at) {
+    auto database = databases.take();
+    auto renderer = renderers.take();
+    try {
+      return load_and_render(*database, *renderer, route, at);
+    } catch (const core::EnvironmentError&) {
+      database.discard();
+      throw;
+    }
+  }
+
+  // Last-Modified is when the page was built from the database (the wall clock, whatever
+  // --now says): a later change of its data is always a later time.
+  static Page html_page(const render::RenderedPage& rendered, std::vector<std::string> tags) {
+    return make_page(rendered.html, k_html, wall_clock(), rendered.expires_at, std::move(tags));
+  }
+
+  Page load_and_render(store::Database& database, render::Renderer& renderer, const Route& route,
+                       std::int64_t at) {
+    switch (route.kind) {
+      case Kind::home:
+        return html_page(renderer.home_page(database.load_home_page(), route.locale, at),
+                         {k_lists_tag});
+      case Kind::category:
+      case Kind::language: {
+        const auto list = route.kind == Kind::category
+                              ? database.load_category_page(route.slug, route.page)
+                              : database.load_language_page(route.slug, route.page);
+        return list ? html_page(renderer.list_page(*list, route.locale, at), {k_lists_tag})
+                    : nullptr;
+      }
+      case Kind::show: {
+        const auto show = database.load_show_page(route.slug, route.page);
+        return show ? html_page(renderer.show_page(*show, route.locale, at), {show_tag(route.slug)})
+                    : nullptr;
+      }
+      case Kind::episode: {
+        const auto episode = database.load_episode_page(route.slug, route.episode);
+        return episode ? html_page(renderer.episode_page(*episode, route.locale, at),
+                                   {show_tag(route.slug)})
+                       : nullptr;
+      }
+      case Kind::opml: {
+        const auto show = database.load_show_page(route.slug, 1);
+        std::string opml = show ? renderer.show_opml(show->show) : std::string();
+        return opml.empty()
+                   ? nullptr
+                   : make_page(std::move(opml), "text/x-opml; charset=utf-8", wall_clock(),
+                               at + render::Renderer::k_max_lifetime, {show_tag(route.slug)});
+      }
+      default:
+        return nullptr;
+    }
+  }
+
+  // ---- writing the answer ----
+
+  http::Response answer_page(const http::Request& request, const http::CachedPage& page,
+                             std::int64_t at, int status) const {
+    const http::ContentCoding wanted = http::choose_coding(request.header("Accept-Encoding"));
+    http::ContentCoding coding = http::ContentCoding::identity;
+    std::shared_ptr<const std::string> body = page.identity;
+    if (wanted == http::ContentCoding::brotli && page.brotli) {
+      coding = wanted;
+      body = page.brotli;
+    } else if (wanted != http::ContentCoding::identity && page.gzip) {
+      coding = http::ContentCoding::gzip;
+      body = page.gzip;
+    }
+    http::Response response;
+    response.status = status;
+    const std::string etag = coded_etag(page.etag, coding);
+    response.headers.emplace_back("ETag", etag);
+    if (page.last_modified > 0) {
+      response.headers.emplace_back("Last-Modified", http::http_date(page.last_modified));
+    }
+    const std::int64_t max_age =
+        std::clamp<std::int64_t>(page.expires_at - at, 0, options.config.max_age_seconds);
+    response.headers.emplace_back("Cache-Control", status == 200
+                                                       ? "max-age=" + std::to_string(max_age)
+                                                       : std::string("no-cache"));
+    response.headers.emplace_back("Vary", "Accept-Encoding");
+    add_security_headers(response);
+    if (status == 200 && http::not_modified(request, etag, page.last_modified)) {
+      response.status = 304;
+      return response;
+    }
+    response.headers.emplace_back("Content-Type", page.content_type);
+    if (coding != http::ContentCoding::identity) {
+      response.headers.emplace_back("Content-Encoding", http::to_string(coding));
+    }
+    response.body = std::move(body);
+    return response;
+  }
+
+  http::Response not_found_answer(const http::Request& request, std::int64_t at) const {
+    const std::string locale =
+        not_found_locale(request.path.substr(std::min(site_path.size(), request.path.size())),
+                         request.header("Accept-Language"), locales);
+    http::Response response = answer_page(request, *not_found.at(locale), at, 404);
+    response.headers.emplace_back("Vary", "Accept-Language");
+    return response;
+  }
+
+  http::Response root_answer(const http::Request& request, std::int64_t at) const {
+    const std::string accept_language = request.header("Accept-Language");
+    const std::string locale =
+        accept_language.empty() ? std::string() : negotiate_locale(accept_language, locales);
+    if (locale.empty()) {
+      http::Response response = answer_page(request, *root, at, 200);
+      response.headers.emplace_back("Vary", "Accept-Language");
+      return response;
+    }
+    http::Response response;
+    response.status = 302;
+    response.headers.emplace_back("Location", site_path + "/" + locale + "/");
+    response.headers.emplace_back("Vary", "Accept-Language");
+    response.headers.emplace_back("Cache-Control", "no-cache");
+    add_security_headers(response);
+    return response;
+  }
+
+  http::Response metrics_answer(const http::Request& request, std::int64_t at) {
+    if (!request.loopback_client && !options.config.metrics_from_anywhere) {
+      return not_found_answer(request, at);
+    }
+    store::Stats figures;
+    {
+      std::lock_guard lock(stats_mutex);
+      const std::int64_t wall = wall_clock();
+      if (wall - stats_read_at >= k_stats_lifetime_seconds) {
+        stats = databases.take()->stats();
+        stats_read_at = wall;
+      }
+      figures = stats;
+    }
+    http::Response response = plain_answer(200, metrics.text(cache, figures));
+    response.headers.front().second = "text/plain; version=0.0.4; charset=utf-8";
+    return response;
+  }
+
+  http::Response answer(const http::Request& request, const Route& route, std::int64_t at) {
+    switch (route.kind) {
+      case Kind::root:
+        return root_answer(request, at);
+      case Kind::metrics:
+        return metrics_answer(request, at);
+      case Kind::redirect: {
+        http::Response response;
+        response.status = 301;
+        response.headers.emplace_back("Location", route.location);
+        add_security_headers(response);
+        return response;
+      }
+      case Kind::not_found:
+        return not_found_answer(request, at);
+      default:
+        break;
+    }
+    const Page found = page(route, at);
+    return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
+  }
+};
+
+LiveDirectory::LiveDirectory(LiveOptions options)
+    : m_impl(std::make_unique<Impl>(std::move(options))) {}
+
+LiveDirectory::~LiveDirectory() = default;
+
+http::Response LiveDirectory::handle(const http::Request& request) {
+  const auto started = std::chrono::steady_clock::now();
+  const Route route = serve::route(request.path, m_impl->locales, m_impl->site_path);
+  http::Response response;
+  try {
+    response = m_impl->answer(request, route, m_impl->now());
+  } catch (const std::exception& error) {
+    spdlog::warn("serve: {} {}: {}", request.method, request.path, error.what());
+    response = plain_answer(503, "The directory cannot reach its database; try again soon.\n");
+    response.headers.emplace_back("Retry-After", "5");
+  }
+  const auto latency = std::chrono::steady_clock::now() - started;
+  m_impl->metrics.observe(to_string(route.kind), response.status, latency);
+  if (m_impl->options.config.access_log) {
+    spdlog::info("{} \"{} {}\" {} {:.3f} ms", request.client_address, request.method, request.path,
+                 response.status, std::chrono::duration<double, std::milli>(latency).count());
+  }
+  return response;
+}
+
+} // namespace podcrawl::serve

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "podcrawl/http/cache.hpp"
+#include "podcrawl/store/records.hpp"
+
+namespace podcrawl::serve::internal {
+
+// Request counts by route and status, a latency histogram, for /metrics.
+class Metrics {
+public:
+  void observe(const char* route, int status, std::chrono::nanoseconds latency);
+  // The Prometheus text exposition of the requests, the cache and the directory's figures.
+  std::string text(const http::PageCache& cache, const store::Stats& stats) const;
+
+private:
+  // Upper bounds of the latency buckets, in seconds.
+  static constexpr std::array<double, 10> k_buckets = {0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                                       0.025,  0.05,  0.1,    0.25,  1.0};
+  mutable std::mutex m_mutex;
+  std::map<std::pair<std::string, int>, std::uint64_t> m_requests;
+  std::array<std::uint64_t, k_buckets.size()> m_bucket_counts{};
+  std::uint64_t m_count = 0;
+  double m_sum_seconds = 0;
+};
+
+} // namespace podcrawl::serve::internal

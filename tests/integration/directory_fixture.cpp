@@ -1,0 +1,80 @@
+#include "directory_fixture.hpp"
+
+#include <ctime>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace podcrawl::testing {
+
+std::string rfc822(std::int64_t t) {
+  const std::time_t time = static_cast<std::time_t>(t);
+  std::tm parts{};
+  gmtime_r(&time, &parts);
+  char buffer[64];
+  std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S +0000", &parts);
+  return buffer;
+}
+
+std::string tech_feed() {
+  std::string items;
+  for (int i = 0; i < k_tech_episodes; ++i) {
+    const std::int64_t published = k_render_time - 86400 - std::int64_t{i} * 22 * 86400;
+    items += "<item><title>Episode " + std::to_string(k_tech_episodes - i) +
+             ": C++20 &amp; modules</title><guid>tech-" + std::to_string(i) + "</guid><pubDate>" +
+             rfc822(published) + "</pubDate><enclosure url=\"https://media.example/tech/" +
+             std::to_string(i) +
+             ".mp3\" type=\"audio/mpeg\" length=\"1000\"/><itunes:duration>32:48</itunes:duration>"
+             "<description>&lt;p&gt;Notes&lt;/p&gt;&lt;script&gt;alert(1)&lt;/script&gt;"
+             "</description></item>";
+  }
+  return R"(<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel><title>Loopback Tech Talk</title><link>https://tech.example/</link>
+<language>en-us</language><itunes:author>Ada Example</itunes:author>
+<itunes:category text="Technology"/><description>Systems programming.</description>)" +
+         items + "</channel></rss>";
+}
+
+std::string arabic_feed() {
+  return R"(<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel><title>بودكاست الحلقة</title><link>https://ar.example/</link><language>ar</language>
+<itunes:author>مؤلف</itunes:author><itunes:category text="Education"/>
+<item><title>الحلقة الأولى</title><guid>ar-1</guid><pubDate>Mon, 01 Jun 2026 10:00:00 +0300</pubDate>
+<enclosure url="https://media.example/ar/1.mp3" type="audio/mpeg" length="10"/></item>
+</channel></rss>)";
+}
+
+std::vector<std::string> DirectoryTest::command(std::vector<std::string> arguments) const {
+  arguments.insert(arguments.begin(), {podcrawl_binary(), "--database-url", database_url()});
+  return arguments;
+}
+
+ProcessResult DirectoryTest::run(std::vector<std::string> arguments) {
+  return run_process(command(std::move(arguments)));
+}
+
+void DirectoryTest::add_opml(const std::vector<std::string>& urls) {
+  std::string outlines;
+  for (const auto& url : urls) {
+    outlines += "<outline type=\"rss\" text=\"feed\" xmlUrl=\"" + url + "\"/>";
+  }
+  const auto file = m_dir.path() / "feeds.opml";
+  write_file(file, "<?xml version=\"1.0\"?><opml version=\"2.0\"><head/><body>" + outlines +
+                       "</body></opml>");
+  const auto added = run({"add", "--opml", file.string()});
+  ASSERT_EQ(added.status, 0) << added.out;
+}
+
+std::map<std::string, std::string> DirectoryTest::slugs_by_url() {
+  std::map<std::string, std::string> slugs;
+  for (const auto& feed : nlohmann::json::parse(run({"list", "--json"}).out)) {
+    if (feed["show_slug"].is_string()) {
+      slugs[feed["url"]] = feed["show_slug"];
+    }
+  }
+  return slugs;
+}
+
+} // namespace podcrawl::testing

@@ -1,0 +1,461 @@
+// The live directory (`podcrawl serve` without --dir) against a real PostgreSQL and a crawl of
+// loopback feeds: the same bytes as `render`, HTTP validators and codings, changes from a crawl,
+// hostile requests, slow clients and SIGTERM.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <brotli/decode.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <zlib.h>
+
+#include "directory_fixture.hpp"
+#include "support/loopback_server.hpp"
+
+namespace podcrawl {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* k_now = "2026-12-01T00:00:00Z";
+
+// One answer as it came over the connection.
+struct Answer {
+  int status = 0;                             // 0 when nothing came back
+  std::map<std::string, std::string> headers; // names lower case
+  std::string body;
+  std::size_t received = 0; // bytes received in all
+
+  std::string header(const std::string& name) const {
+    const auto found = headers.find(name);
+    return found == headers.end() ? "" : found->second;
+  }
+  // True when the whole body its Content-Length announced arrived.
+  bool complete() const {
+    return status != 0 && header("content-length") == std::to_string(body.size());
+  }
+};
+
+// A connected socket to 127.0.0.1:port whose reads give up after ten seconds; -1 when the
+// connection is refused.
+int connect_to(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) {
+    throw std::runtime_error("socket failed");
+  }
+  timeval timeout{10, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool send_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (sent <= 0) {
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(sent));
+  }
+  return true;
+}
+
+Answer parse_answer(const std::string& raw) {
+  Answer answer;
+  answer.received = raw.size();
+  const auto head_end = raw.find("\r\n\r\n");
+  if (head_end == std::string::npos || !raw.starts_with("HTTP/1.1 ")) {
+    return answer;
+  }
+  answer.status = std::stoi(raw.substr(9, 3));
+  std::istringstream lines(raw.substr(0, head_end));
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') {
+      line.pop_back();
+    }
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) {
+      continue;
+    }
+    std::string name = line.substr(0, colon);
+    for (char& c : name) {
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    answer.headers[name] = line.substr(line.find_first_not_of(' ', colon + 1));
+  }
+  answer.body = raw.substr(head_end + 4);
+  return answer;
+}
+
+// Send raw bytes on a new connection and read until the server closes it.
+Answer send_request(int port, std::string_view request) {
+  const int fd = connect_to(port);
+  if (fd < 0) {
+    return {};
+  }
+  std::string raw;
+  if (send_all(fd, request)) {
+    char buffer[65536];
+    ssize_t n = 0;
+    while ((n = ::recv(fd, buffer, sizeof buffer, 0)) > 0) {
+      raw.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return parse_answer(raw);
+}
+
+Answer request(int port, const std::string& method, const std::string& target,
+               const std::vector<std::string>& headers = {}) {
+  std::string text =
+      method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+  for (const auto& header : headers) {
+    text += header + "\r\n";
+  }
+  return send_request(port, text + "\r\n");
+}
+
+Answer get(int port, const std::string& target, const std::vector<std::string>& headers = {}) {
+  return request(port, "GET", target, headers);
+}
+
+std::string gunzip(const std::string& compressed) {
+  z_stream stream{};
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) {
+    throw std::runtime_error("inflateInit2 failed");
+  }
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+  stream.avail_in = static_cast<uInt>(compressed.size());
+  std::string out;
+  int status = Z_OK;
+  while (status == Z_OK) {
+    char buffer[65536];
+    stream.next_out = reinterpret_cast<Bytef*>(buffer);
+    stream.avail_out = sizeof buffer;
+    status = inflate(&stream, Z_NO_FLUSH);
+    out.append(buffer, sizeof buffer - stream.avail_out);
+  }
+  inflateEnd(&stream);
+  if (status != Z_STREAM_END) {
+    throw std::runtime_error("not a whole gzip stream");
+  }
+  return out;
+}
+
+std::string unbrotli(const std::string& compressed) {
+  std::string out(compressed.size() * 40 + 65536, '\0');
+  std::size_t size = out.size();
+  if (BrotliDecoderDecompress(
+          compressed.size(), reinterpret_cast<const std::uint8_t*>(compressed.data()), &size,
+          reinterpret_cast<std::uint8_t*>(out.data())) != BROTLI_DECODER_RESULT_SUCCESS) {
+    throw std::runtime_error("not a whole brotli stream");
+  }
+  out.resize(size);
+  return out;
+}
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The address the live directory answers a rendered file at: a folder's index.html is the folder.
+std::string address_of(const std::string& relative) {
+  if (relative == "index.html") {
+    return "/";
+  }
+  if (relative.ends_with("/index.html")) {
+    return "/" + relative.substr(0, relative.size() - 10);
+  }
+  return "/" + relative;
+}
+
+// A feed whose body the test replaces while the loopback server runs.
+class ChangingFeed {
+public:
+  void set(std::string body, std::string etag) {
+    std::lock_guard lock(m_mutex);
+    m_body = std::move(body);
+    m_etag = std::move(etag);
+  }
+  void answer(const httplib::Request& request, httplib::Response& response) {
+    std::lock_guard lock(m_mutex);
+    response.set_header("ETag", m_etag);
+    if (request.get_header_value("If-None-Match") == m_etag) {
+      response.status = 304;
+      return;
+    }
+    response.set_content(m_body, "application/rss+xml");
+  }
+
+private:
+  std::mutex m_mutex;
+  std::string m_body;
+  std::string m_etag;
+};
+
+class LiveServe : public testing::DirectoryTest {
+protected:
+  void SetUp() override {
+    DirectoryTest::SetUp();
+    m_tech->set(testing::tech_feed(), "\"tech-1\"");
+    m_feeds.on_get("/tech.xml",
+                   [feed = m_tech](const httplib::Request& request, httplib::Response& response) {
+                     feed->answer(request, response);
+                   });
+    m_feeds.serve_feed("/ar.xml", testing::arabic_feed(), "application/rss+xml", "\"ar-1\"");
+    add_opml({m_feeds.url("/tech.xml"), m_feeds.url("/ar.xml")});
+    const auto crawled = run({"--allow-private-networks", "crawl"});
+    ASSERT_EQ(crawled.status, 0) << crawled.out;
+    m_tech_slug = slugs_by_url().at(m_feeds.url("/tech.xml"));
+  }
+
+  // Start the live directory on a free port with the test's clock; the port it listens on.
+  int start_serve() {
+    m_serve = std::make_unique<testing::ChildProcess>(
+        command({"serve", "--port", "0", "--locales", "ar,en", "--now", k_now}));
+    const auto out = m_serve->wait_for_output("/\n", 60s);
+    if (!out) {
+      ADD_FAILURE() << "serve did not start";
+      return 0;
+    }
+    const auto colon = out->rfind(':');
+    return std::stoi(out->substr(colon + 1));
+  }
+
+  std::string show_address() const { return "/en/podcasts/" + m_tech_slug + "/"; }
+
+  testing::LoopbackServer m_feeds;
+  std::shared_ptr<ChangingFeed> m_tech = std::make_shared<ChangingFeed>();
+  std::string m_tech_slug;
+  std::unique_ptr<testing::ChildProcess> m_serve;
+};
+
+TEST_F(LiveServe, AnswersEveryFileRenderWritesWithTheSameBytes) {
+  const auto site = m_dir.path() / "site";
+  const auto rendered =
+      run({"render", "--out", site.string(), "--locales", "ar,en", "--now", k_now});
+  ASSERT_EQ(rendered.status, 0) << rendered.out;
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+
+  int compared = 0;
+  std::map<std::string, int> by_kind;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(site)) {
+    if (!entry.is_regular_file()) {
+      continue;
+    }
+    const std::string relative = std::filesystem::relative(entry.path(), site).string();
+    // Sitemaps list the exported files for crawlers; the live directory has none.
+    if (relative.starts_with("sitemap")) {
+      continue;
+    }
+    const Answer answer = get(port, address_of(relative));
+    ASSERT_EQ(answer.status, 200) << relative;
+    ASSERT_EQ(answer.body, read_file(entry.path())) << relative;
+    ++compared;
+    ++by_kind[entry.path().extension().string()];
+  }
+  RecordProperty("compared", compared);
+  // Both locales' home, category, language, show (two pages), episode and 404 pages, the root,
+  // the stylesheet, the script and the OPML files.
+  EXPECT_GE(compared, 2 * (1 + 2 + 2 + 3 + 84 + 1) + 3);
+  EXPECT_GE(by_kind[".opml"], 2);
+  EXPECT_EQ(by_kind[".css"], 1);
+
+  const Answer missing = get(port, "/ar/podcasts/no-such-show/");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(missing.body, read_file(site / "ar" / "404.html"));
+  const Answer html = get(port, show_address());
+  EXPECT_EQ(html.header("content-type"), "text/html; charset=utf-8");
+}
+
+TEST_F(LiveServe, RevalidatesWithItsValidatorsAndNegotiatesTheCoding) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const Answer page = get(port, show_address());
+  ASSERT_EQ(page.status, 200);
+  const std::string etag = page.header("etag");
+  const std::string last_modified = page.header("last-modified");
+  ASSERT_TRUE(etag.starts_with('"')) << etag;
+  ASSERT_FALSE(last_modified.empty());
+  EXPECT_NE(page.header("cache-control").find("max-age="), std::string::npos);
+  EXPECT_NE(page.header("vary").find("Accept-Encoding"), std::string::npos);
+
+  const Answer by_etag = get(port, show_address(), {"If-None-Match: " + etag});
+  EXPECT_EQ(by_etag.status, 304);
+  EXPECT_TRUE(by_etag.body.empty());
+  EXPECT_EQ(by_etag.header("etag"), etag);
+  EXPECT_EQ(get(port, show_address(), {"If-Modified-Since: " + last_modified}).status, 304);
+  EXPECT_EQ(get(port, show_address(), {"If-None-Match: \"something-else\""}).status, 200);
+
+  const Answer gzipped = get(port, show_address(), {"Accept-Encoding: gzip"});
+  ASSERT_EQ(gzipped.header("content-encoding"), "gzip");
+  EXPECT_EQ(gunzip(gzipped.body), page.body);
+  EXPECT_NE(gzipped.header("etag"), etag);
+  const Answer brotli = get(port, show_address(), {"Accept-Encoding: gzip;q=0.5, br"});
+  ASSERT_EQ(brotli.header("content-encoding"), "br");
+  EXPECT_EQ(unbrotli(brotli.body), page.body);
+  EXPECT_LT(brotli.body.size(), page.body.size() / 3);
+  EXPECT_EQ(
+      get(port, show_address(), {"Accept-Encoding: br", "If-None-Match: " + brotli.header("etag")})
+          .status,
+      304);
+
+  const Answer head = request(port, "HEAD", show_address());
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+  EXPECT_EQ(head.header("content-length"), std::to_string(page.body.size()));
+  EXPECT_EQ(head.header("etag"), etag);
+
+  const Answer chosen = get(port, "/", {"Accept-Language: ar-EG,en;q=0.5"});
+  EXPECT_EQ(chosen.status, 302);
+  EXPECT_EQ(chosen.header("location"), "/ar/");
+
+  const Answer metrics = get(port, "/metrics");
+  EXPECT_EQ(metrics.status, 200);
+  EXPECT_NE(metrics.body.find("podcrawl_http_requests_total{route=\"show\",status=\"304\"}"),
+            std::string::npos)
+      << metrics.body;
+}
+
+TEST_F(LiveServe, ACrawlThatStoresAnEpisodeChangesTheLivePagesWithoutARender) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const std::string title = "Episode 84: a brand-new episode";
+  const Answer before = get(port, show_address());
+  ASSERT_EQ(before.status, 200);
+  ASSERT_EQ(before.body.find(title), std::string::npos);
+  ASSERT_EQ(get(port, "/en/").body.find(title), std::string::npos);
+  // Asked again, the same page (from the cache once the server hears the store).
+  ASSERT_EQ(get(port, show_address()).body, before.body);
+
+  std::string feed = testing::tech_feed();
+  feed.insert(feed.find("<item>"),
+              "<item><title>" + title + "</title><guid>tech-new</guid><pubDate>" +
+                  testing::rfc822(testing::k_render_time - 3600) +
+                  "</pubDate><enclosure url=\"https://media.example/tech/new.mp3\" "
+                  "type=\"audio/mpeg\" length=\"1000\"/></item>");
+  m_tech->set(feed, "\"tech-2\"");
+  const auto crawled = run({"--allow-private-networks", "crawl", "--all"});
+  ASSERT_EQ(crawled.status, 0) << crawled.out;
+
+  // The store's notification reaches the server on its own connection: ask until the page has
+  // changed, for at most ten seconds (with a fixed clock, nothing else would change it).
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  Answer after;
+  do {
+    after = get(port, show_address());
+  } while (after.body.find(title) == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline);
+  EXPECT_NE(after.body.find(title), std::string::npos);
+  EXPECT_NE(after.header("etag"), before.header("etag"));
+  EXPECT_NE(get(port, "/en/").body.find(title), std::string::npos);
+  EXPECT_EQ(get(port, show_address(), {"If-None-Match: " + before.header("etag")}).status, 200);
+}
+
+TEST_F(LiveServe, RefusesMalformedRequestsOverLongHeadersAndPathsOutsideTheSite) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  EXPECT_EQ(send_request(port, "NOT A REQUEST\r\n\r\n").status, 400);
+  EXPECT_EQ(send_request(port, "GET / HTTP/1.1\r\nHost: a\r\nBroken header line\r\n\r\n").status, 400);
+  EXPECT_EQ(get(port, "/en/", {"X-Padding: " + std::string(20000, 'a')}).status, 431);
+  EXPECT_EQ(request(port, "POST", "/en/").status, 405);
+  for (const std::string path :
+       {"/../../../../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/en/../../../etc/passwd",
+        "/en/%2E%2E/%2E%2E/etc/passwd", "/en/podcasts/..%2F..%2F..%2Fetc%2Fpasswd/",
+        "/site.css/../../../etc/passwd", "/en/podcasts/%00/", "/en/%252e%252e/etc/passwd"}) {
+    const Answer answer = get(port, path);
+    EXPECT_TRUE(answer.status == 404 || answer.status == 400) << path << " " << answer.status;
+    EXPECT_EQ(answer.body.find("root:"), std::string::npos) << path;
+  }
+  // Still answering.
+  EXPECT_EQ(get(port, "/en/").status, 200);
+}
+
+TEST_F(LiveServe, AnswersWhileThreeHundredClientsHoldHalfSentRequests) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  std::vector<int> slow;
+  for (int i = 0; i < 300; ++i) {
+    const int fd = connect_to(port);
+    ASSERT_GE(fd, 0) << i;
+    ASSERT_TRUE(send_all(fd, "GET /en/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "));
+    slow.push_back(fd);
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const Answer answer = get(port, show_address());
+  EXPECT_EQ(answer.status, 200);
+  EXPECT_TRUE(answer.complete());
+  // Well inside the ten seconds the client waits, and the thirty the slow clients are given.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+  for (const int fd : slow) {
+    ::close(fd);
+  }
+}
+
+TEST_F(LiveServe, SigtermFinishesTheRequestsInFlightAndExitsZero) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const std::vector<std::string> addresses = {show_address(), show_address() + "page/2/", "/en/",
+                                              "/ar/", "/ar/podcasts/" + m_tech_slug + "/"};
+  std::atomic<int> answered{0};
+  std::atomic<int> truncated{0};
+  std::vector<std::jthread> clients;
+  for (int c = 0; c < 4; ++c) {
+    clients.emplace_back([&, c] {
+      for (std::size_t i = c;; ++i) {
+        const Answer answer = get(port, addresses[i % addresses.size()]);
+        if (answer.received == 0) {
+          return; // refused: the server has stopped accepting
+        }
+        if (!answer.complete() || answer.status != 200) {
+          ++truncated;
+          return;
+        }
+        ++answered;
+      }
+    });
+  }
+  while (answered < 40 && truncated == 0) {
+    std::this_thread::yield();
+  }
+  m_serve->signal(SIGTERM);
+  clients.clear(); // joins: each client ends at its first refused connection
+  const auto ended = m_serve->wait_for(30s);
+  ASSERT_TRUE(ended.has_value()) << "serve did not exit after SIGTERM";
+  EXPECT_EQ(ended->signal, 0);
+  EXPECT_EQ(ended->status, 0) << ended->err;
+  EXPECT_EQ(truncated, 0);
+  EXPECT_GE(answered, 40);
+}
+
+} // namespace
+} // namespace podcrawl

@@ -1,0 +1,123 @@
+#include "podcrawl/serve/route.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace podcrawl::serve {
+namespace {
+
+using Kind = Route::Kind;
+
+const std::vector<std::string> k_locales = {"en", "ar", "pt-BR"};
+
+struct Accepted {
+  const char* path;
+  Kind kind;
+  const char* locale;
+  const char* slug;
+  const char* episode;
+  std::int64_t page;
+  const char* key;
+};
+
+TEST(Route, NamesEveryPageOfTheSiteLayout) {
+  const Accepted cases[] = {
+      {"/", Kind::root, "", "", "", 1, ""},
+      {"/index.html", Kind::root, "", "", "", 1, ""},
+      {"/site.css", Kind::stylesheet, "", "", "", 1, "site.css"},
+      {"/choose-locale.js", Kind::script, "", "", "", 1, "choose-locale.js"},
+      {"/metrics", Kind::metrics, "", "", "", 1, "metrics"},
+      {"/opml/hello.opml", Kind::opml, "", "hello", "", 1, "opml/hello.opml"},
+      {"/en/", Kind::home, "en", "", "", 1, "en/"},
+      {"/pt-BR/index.html", Kind::home, "pt-BR", "", "", 1, "pt-BR/"},
+      {"/ar/404.html", Kind::not_found_page, "ar", "", "", 1, "ar/404.html"},
+      {"/en/categories/tech-news/", Kind::category, "en", "tech-news", "", 1,
+       "en/categories/tech-news/"},
+      {"/en/categories/tech-news/page/2/", Kind::category, "en", "tech-news", "", 2,
+       "en/categories/tech-news/page/2/"},
+      {"/ar/languages/pt-br/page/13/index.html", Kind::language, "ar", "pt-br", "", 13,
+       "ar/languages/pt-br/page/13/"},
+      {"/ar/podcasts/hello-world/", Kind::show, "ar", "hello-world", "", 1,
+       "ar/podcasts/hello-world/"},
+      {"/ar/podcasts/hello-world/page/2/", Kind::show, "ar", "hello-world", "", 2,
+       "ar/podcasts/hello-world/page/2/"},
+      {"/en/podcasts/hello-world/episode-83/", Kind::episode, "en", "hello-world", "episode-83", 1,
+       "en/podcasts/hello-world/episode-83/"},
+      // An episode may be called "page": its address has one segment fewer than a list page.
+      {"/en/podcasts/hello-world/page/", Kind::episode, "en", "hello-world", "page", 1,
+       "en/podcasts/hello-world/page/"},
+      {"/en/podcasts/%68ello/", Kind::show, "en", "hello", "", 1, "en/podcasts/hello/"},
+  };
+  for (const auto& c : cases) {
+    const Route route = serve::route(c.path, k_locales);
+    SCOPED_TRACE(c.path);
+    EXPECT_EQ(route.kind, c.kind);
+    EXPECT_EQ(route.locale, c.locale);
+    EXPECT_EQ(route.slug, c.slug);
+    EXPECT_EQ(route.episode, c.episode);
+    EXPECT_EQ(route.page, c.page);
+    EXPECT_EQ(route.key, c.key);
+  }
+}
+
+TEST(Route, NamesNothingOutsideTheLayout) {
+  const char* cases[] = {
+      "",
+      "en/",
+      "/fr/",
+      "/EN/",
+      "/en//",
+      "/en/podcasts/",
+      "/en/podcasts//",
+      "/en/podcasts/Hello/",
+      "/en/podcasts/-x/",
+      "/en/podcasts/x/page/1/",
+      "/en/podcasts/x/page/02/",
+      "/en/podcasts/x/page/0/",
+      "/en/podcasts/x/page/99999999999/",
+      "/en/podcasts/x/page/2/3/",
+      "/en/podcasts/x/y/z/",
+      "/en/categories/x/y/",
+      "/en/shows/x/",
+      "/en/../etc/passwd",
+      "/en/%2e%2e/%2e%2e/etc/passwd",
+      "/en/podcasts/..%2f..%2fetc/",
+      "/en/podcasts/%2E%2E/",
+      "/en/podcasts/a%00b/",
+      "/en/podcasts/a%zzb/",
+      "/en/podcasts/a%2",
+      "/en/podcasts/a b/",
+      "/en/podcasts/x/index.htm",
+      "/opml/.opml",
+      "/opml/../x.opml",
+      "/sitemap.xml.bak",
+      "/en/404.htm",
+      "/./en/",
+  };
+  for (const char* path : cases) {
+    EXPECT_EQ(serve::route(path, k_locales).kind, Kind::not_found) << path;
+  }
+  EXPECT_EQ(serve::route("/" + std::string(k_max_path_bytes, 'a') + "/", k_locales).kind,
+            Kind::not_found);
+}
+
+TEST(Route, SendsAFolderWithoutItsSlashToTheFolder) {
+  const Route route = serve::route("/ar/podcasts/hello-world", k_locales);
+  EXPECT_EQ(route.kind, Kind::redirect);
+  EXPECT_EQ(route.location, "/ar/podcasts/hello-world/");
+  EXPECT_EQ(serve::route("/en", k_locales).location, "/en/");
+  EXPECT_EQ(serve::route("/en/podcasts", k_locales).kind, Kind::not_found);
+}
+
+TEST(Route, ReadsPathsBelowTheSitesOwnPath) {
+  EXPECT_EQ(serve::route("/dir/en/", k_locales, "/dir").kind, Kind::home);
+  EXPECT_EQ(serve::route("/dir/", k_locales, "/dir").kind, Kind::root);
+  EXPECT_EQ(serve::route("/en/", k_locales, "/dir").kind, Kind::not_found);
+  EXPECT_EQ(serve::route("/directory/en/", k_locales, "/dir").kind, Kind::not_found);
+  EXPECT_EQ(serve::route("/dir/en", k_locales, "/dir").location, "/dir/en/");
+}
+
+} // namespace
+} // namespace podcrawl::serve
