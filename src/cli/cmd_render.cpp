@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -54,9 +55,28 @@ void write_list_pages(render::SiteWriter& writer, std::int64_t shows, Load load)
   }
 }
 
-// The walk over the directory: home, every category and language with its pages, then the
-// shows in slug order, a batch at a time.
-std::int64_t write_directory(store::Database& database, render::SiteWriter& writer) {
+// Says how far a long render got, every k_progress_interval.
+class Progress {
+public:
+  void shows(std::int64_t done, std::size_t of = 0) {
+    if (std::chrono::steady_clock::now() < m_next) {
+      return;
+    }
+    if (of > 0) {
+      spdlog::info("render: {} of {} shows so far", done, of);
+    } else {
+      spdlog::info("render: {} shows so far", done);
+    }
+    m_next += k_progress_interval;
+  }
+
+private:
+  std::chrono::steady_clock::time_point m_next =
+      std::chrono::steady_clock::now() + k_progress_interval;
+};
+
+// The home page and every category and language with its pages.
+void write_lists(store::Database& database, render::SiteWriter& writer) {
   writer.write_home(database.load_home_page());
   for (std::string after;;) {
     const auto categories = database.load_categories(after, k_render_batch_lists);
@@ -82,8 +102,13 @@ std::int64_t write_directory(store::Database& database, render::SiteWriter& writ
     }
     after = languages.back().tag;
   }
+}
+
+// The walk over the whole directory: the lists, then the shows in slug order, a batch at a time.
+std::int64_t write_directory(store::Database& database, render::SiteWriter& writer) {
+  write_lists(database, writer);
   std::int64_t shows = 0;
-  auto next_report = std::chrono::steady_clock::now() + k_progress_interval;
+  Progress progress;
   for (std::string after;;) {
     const auto batch = database.load_show_batch(after, k_render_batch_shows);
     if (batch.empty()) {
@@ -94,12 +119,35 @@ std::int64_t write_directory(store::Database& database, render::SiteWriter& writ
     }
     shows += static_cast<std::int64_t>(batch.size());
     after = batch.back().show.slug;
-    if (std::chrono::steady_clock::now() >= next_report) {
-      spdlog::info("render: {} shows so far", shows);
-      next_report += k_progress_interval;
-    }
+    progress.shows(shows);
   }
   return shows;
+}
+
+// An update of the published site: the shows changed since it was rendered or with a relative
+// date that has changed by now, each again or removed, and the lists when any show changed or
+// they expired. Returns the shows rendered or removed.
+std::int64_t update_directory(store::Database& database, render::SiteWriter& writer,
+                              const render::PreviousRender& previous) {
+  const std::vector<std::string> changed = database.shows_changed_since(previous.snapshot);
+  std::vector<std::string> slugs;
+  std::set_union(changed.begin(), changed.end(), previous.expired_shows.begin(),
+                 previous.expired_shows.end(), std::back_inserter(slugs));
+  slugs.erase(std::unique(slugs.begin(), slugs.end()), slugs.end());
+  Progress progress;
+  std::int64_t done = 0;
+  for (const auto& slug : slugs) {
+    if (const auto show = database.load_show_pages(slug)) {
+      writer.write_show(*show);
+    } else {
+      writer.remove_show(slug);
+    }
+    progress.shows(++done, slugs.size());
+  }
+  if (!changed.empty() || previous.lists_expired) {
+    write_lists(database, writer);
+  }
+  return done;
 }
 
 } // namespace
@@ -126,9 +174,13 @@ void add_render_command(CLI::App& app, Context& context) {
     std::string locales;
     std::string site_url;
     std::optional<std::string> now;
+    bool full = false;
   };
   auto options = std::make_shared<Options>();
-  auto* command = app.add_subcommand("render", "write the static directory site");
+  auto* command = app.add_subcommand(
+      "render",
+      "write the static directory site: only what changed since the last render of --out, or "
+      "everything with --full");
   command->add_option("--out", options->out, "output folder")->required();
   command->add_option(
       "--locales", options->locales,
@@ -136,15 +188,22 @@ void add_render_command(CLI::App& app, Context& context) {
   command->add_option("--site-url", options->site_url, "absolute URL the site is published at");
   command->add_option("--now", options->now,
                       "time relative dates are measured from (ISO 8601; else SOURCE_DATE_EPOCH)");
+  command->add_flag("--full", options->full,
+                    "render every page and replace the site, even when it could be updated");
   command->callback([options, &context] {
     const render::SiteOptions site = site_options(context, options->locales, options->site_url);
     const std::int64_t now = core::resolve_render_time(options->now);
     auto database = context.open_database();
-    render::SiteWriter writer(site, options->out, now);
-    const std::int64_t shows = write_directory(*database, writer);
-    const auto summary = writer.publish();
-    std::cout << "rendered " << summary.pages << " pages for " << shows << " shows to "
-              << options->out << '\n';
+    // Taken before anything is read: every change it does not cover, the next render sees.
+    const std::string snapshot = database->directory_snapshot();
+    render::SiteWriter writer(site, options->out, now, options->full);
+    const auto& previous = writer.previous();
+    const std::int64_t shows = previous ? update_directory(*database, writer, *previous)
+                                        : write_directory(*database, writer);
+    const auto summary = writer.publish(snapshot);
+    std::cout << (summary.updated ? "updated " : "rendered ") << options->out << ": "
+              << summary.pages << " pages for " << shows << " shows, " << summary.written
+              << " files written, " << summary.removed << " removed\n";
   });
 }
 

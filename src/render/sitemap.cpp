@@ -1,3 +1,5 @@
+#include <cstdlib>
+
 #include "render_internal.hpp"
 
 namespace podcrawl::render::internal {
@@ -46,8 +48,7 @@ std::string part_name(std::size_t part) {
 
 } // namespace
 
-SitemapWriter::SitemapWriter(const Site& site, std::filesystem::path dir)
-    : m_site(site), m_dir(std::move(dir)) {
+SitemapWriter::SitemapWriter(const Site& site, SiteFiles& files) : m_site(site), m_files(files) {
   m_part = k_urlset_open;
   // The language chooser first.
   m_part += url_entry(default_url(site, ""), alternate_links(site, ""));
@@ -67,7 +68,7 @@ void SitemapWriter::add(std::string_view path) {
 
 void SitemapWriter::flush() {
   m_part += k_urlset_close;
-  write_file_atomically(m_dir / part_name(++m_parts), m_part);
+  m_files.write(part_name(++m_parts), m_part);
   m_part = k_urlset_open;
   m_urls_in_part = 0;
 }
@@ -76,18 +77,22 @@ std::size_t SitemapWriter::finish() {
   std::size_t files = 1;
   if (m_parts == 0) {
     m_part += k_urlset_close;
-    write_file_atomically(m_dir / "sitemap.xml", m_part);
+    m_files.write("sitemap.xml", m_part);
   } else {
     if (m_urls_in_part > 0) {
       flush();
     }
-    write_file_atomically(m_dir / "sitemap.xml", sitemap_index(m_site, m_parts));
+    m_files.write("sitemap.xml", sitemap_index(m_site, m_parts));
     files += m_parts;
   }
   // Parts a larger previous render left behind.
-  std::error_code error;
-  for (std::size_t part = m_parts + 1; std::filesystem::remove(m_dir / part_name(part), error);
-       ++part) {
+  for (const auto& published : m_files.published_files("", false)) {
+    if (published.starts_with("sitemap-") && published.find('/') == std::string::npos) {
+      const std::size_t part = std::strtoul(published.c_str() + 8, nullptr, 10);
+      if (part == 0 || part > m_parts) {
+        m_files.remove(published);
+      }
+    }
   }
   return files;
 }

@@ -1,7 +1,11 @@
+#include <sys/file.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include <fcntl.h>
@@ -11,11 +15,22 @@
 #include "podcrawl/core/error.hpp"
 #include "render_internal.hpp"
 
-// A render writes a copy of the site and swaps it in. The copy starts as hard links to the
-// previous site's files: an unchanged page keeps its file and modification time and costs no
-// space, and a changed one is written to a new file (write_file_atomically renames over the
-// link), so the previous site is never touched until the swap. A render that fails (a full disk,
-// an unreadable template, a kill) leaves the previous site exactly as it was.
+// How a render changes the published site without ever leaving half of it, and without touching
+// every file each time. Beside the site at <parent>/<name> live:
+//
+//   .<name>.lock    held (flock) by the one render writing the site
+//   .<name>.state/  what the published site reflects: `state` (options, snapshot, times),
+//                   `shows` (each show's pages and when they expire), `lists` (list pages)
+//   .<name>.next/   a replacement being built: the whole new site (site/) and its state (state/)
+//   .<name>.update/ an update being built: only the changed files (site/), the new state
+//                   (state/), and, once committed, `committed`, listing the files to remove
+//
+// A replacement is swapped in with one rename (RENAME_EXCHANGE); the previous state is removed
+// first, so a kill between the two leaves a site without state, which the next render replaces
+// again. An update is committed by writing `committed`, then applied: each staged file renamed
+// over its published one, the listed files removed, the state moved. A kill before the commit
+// leaves the published site as it was (the next render discards the staging); a kill while
+// applying leaves every file whole, and the next render finishes applying before it starts.
 
 namespace podcrawl::render::internal {
 namespace {
@@ -35,14 +50,14 @@ fs::path folder_path(const fs::path& out_dir) {
   return path;
 }
 
-std::string staging_prefix(const fs::path& site) {
-  return "." + site.filename().string() + ".render-";
+fs::path beside(const fs::path& site, std::string_view suffix) {
+  return site.parent_path() / ("." + site.filename().string() + std::string(suffix));
 }
 
-// Copies left by renders that were killed before they could remove them.
+// Copies left by renders of earlier versions, which staged a whole linked copy per process.
 void remove_abandoned_copies(const fs::path& site) {
   std::error_code error;
-  const std::string prefix = staging_prefix(site);
+  const std::string prefix = "." + site.filename().string() + ".render-";
   for (const auto& entry : fs::directory_iterator(site.parent_path(), error)) {
     const std::string name = entry.path().filename().string();
     if (!name.starts_with(prefix)) {
@@ -55,79 +70,229 @@ void remove_abandoned_copies(const fs::path& site) {
   }
 }
 
-// Mirror `from` into the empty folder `to`: folders created, files hard-linked (copied where a
-// link is refused), symbolic links copied.
-void link_tree(const fs::path& from, const fs::path& to) {
-  for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator();
-       ++it) {
-    const fs::path target = to / fs::relative(it->path(), from);
-    std::error_code error;
-    if (it->is_symlink()) {
-      fs::copy_symlink(it->path(), target, error);
-    } else if (it->is_directory()) {
-      fs::create_directory(target, error);
-    } else if (it->is_regular_file()) {
-      fs::create_hard_link(it->path(), target, error);
-      if (error) {
-        error.clear();
-        fs::copy_file(it->path(), target, error);
-      }
-    }
-    if (error) {
-      throw core::EnvironmentError("cannot copy " + it->path().string() +
-                                   " for the render: " + error.message());
+void create_folder(const fs::path& folder) {
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error) {
+    throw core::EnvironmentError("cannot create " + folder.string() + ": " + error.message());
+  }
+}
+
+void move_file(const fs::path& from, const fs::path& to) {
+  std::error_code error;
+  fs::create_directories(to.parent_path(), error);
+  fs::rename(from, to, error);
+  if (error) {
+    throw core::EnvironmentError("cannot move " + from.string() + " to " + to.string() + ": " +
+                                 error.message());
+  }
+}
+
+// Move every file under `from` to the same place under `to`.
+void move_tree(const fs::path& from, const fs::path& to) {
+  std::error_code error;
+  if (!fs::is_directory(from, error)) {
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(from)) {
+    if (entry.is_regular_file()) {
+      files.push_back(entry.path());
     }
   }
+  for (const auto& file : files) {
+    move_file(file, to / fs::relative(file, from));
+  }
+}
+
+// Remove a file of the site, and the folders it leaves empty up to the site's root.
+void remove_from_site(const fs::path& site, const std::string& relative) {
+  std::error_code error;
+  fs::path path = site / relative;
+  fs::remove_all(path, error);
+  for (path = path.parent_path(); path != site && path.string().size() > site.string().size();
+       path = path.parent_path()) {
+    if (!fs::is_empty(path, error) || error || !fs::remove(path, error)) {
+      break;
+    }
+  }
+}
+
+std::vector<std::string> read_lines(const fs::path& file) {
+  std::vector<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) {
+      lines.push_back(line);
+    }
+  }
+  return lines;
 }
 
 } // namespace
 
-StagedSite::StagedSite(const fs::path& out_dir) : m_site(folder_path(out_dir)) {
+SiteFiles::SiteFiles(const fs::path& out_dir)
+    : m_site(folder_path(out_dir)),
+      m_state(beside(m_site, ".state")),
+      m_next(beside(m_site, ".next")),
+      m_update(beside(m_site, ".update")) {
   std::error_code error;
   if (fs::exists(m_site, error) && !fs::is_directory(m_site, error)) {
     throw core::UsageError(m_site.string() + " is not a folder");
   }
+  create_folder(m_site.parent_path());
+  const fs::path lock = beside(m_site, ".lock");
+  m_lock = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (m_lock < 0) {
+    throw core::EnvironmentError("cannot open " + lock.string() + ": " + error_text(errno));
+  }
+  if (::flock(m_lock, LOCK_EX | LOCK_NB) != 0) {
+    const int number = errno;
+    ::close(m_lock);
+    m_lock = -1;
+    throw core::EnvironmentError(number == EWOULDBLOCK
+                                     ? "another render is writing " + m_site.string()
+                                     : "cannot lock " + lock.string() + ": " + error_text(number));
+  }
   remove_abandoned_copies(m_site);
-  m_copy = m_site.parent_path() / (staging_prefix(m_site) + std::to_string(::getpid()));
-  fs::remove_all(m_copy, error);
-  if (!fs::create_directories(m_copy, error)) {
-    throw core::EnvironmentError("cannot create " + m_copy.string() +
-                                 " to render into: " + error.message());
+  if (fs::exists(m_update / "committed", error)) {
+    apply_update();
   }
-  if (fs::is_directory(m_site)) {
-    link_tree(m_site, m_copy);
+  fs::remove_all(m_update, error);
+  fs::remove_all(m_next, error);
+}
+
+SiteFiles::~SiteFiles() {
+  std::error_code error;
+  if (!m_committed) {
+    fs::remove_all(m_staging, error);
+  }
+  if (m_lock >= 0) {
+    ::close(m_lock);
   }
 }
 
-StagedSite::~StagedSite() {
-  std::error_code error;
-  fs::remove_all(m_copy, error);
+void SiteFiles::begin(Mode mode) {
+  m_mode = mode;
+  m_staging = mode == Mode::replace ? m_next : m_update;
+  create_folder(m_staging / "site");
+  create_folder(m_staging / "state");
 }
 
-void StagedSite::publish() {
+fs::path SiteFiles::state_file(std::string_view name) const {
+  return m_state / std::string(name);
+}
+
+fs::path SiteFiles::staged_state_file(std::string_view name) const {
+  return m_staging / "state" / std::string(name);
+}
+
+bool SiteFiles::write(const std::string& relative, std::string_view content) {
+  const fs::path published = m_site / relative;
+  const fs::path staged = m_staging / "site" / relative;
+  if (holds(published, content)) {
+    if (m_mode == Mode::update) {
+      return false;
+    }
+    // The replacement keeps the published file itself: its inode and modification time.
+    std::error_code error;
+    fs::create_directories(staged.parent_path(), error);
+    fs::remove(staged, error);
+    fs::create_hard_link(published, staged, error);
+    if (!error) {
+      return false;
+    }
+  }
+  write_file_atomically(staged, content);
+  ++m_written;
+  return true;
+}
+
+void SiteFiles::remove(const std::string& relative) {
+  if (m_mode == Mode::replace) {
+    return;
+  }
+  std::lock_guard lock(m_mutex);
+  m_removals.push_back(relative);
+}
+
+std::vector<std::string> SiteFiles::published_files(const std::string& folder,
+                                                    bool recursive) const {
+  std::vector<std::string> files;
   std::error_code error;
+  const fs::path root = m_site / folder;
+  if (!fs::is_directory(root, error)) {
+    return files;
+  }
+  const auto add = [&](const fs::directory_entry& entry) {
+    if (entry.is_regular_file()) {
+      files.push_back(fs::relative(entry.path(), m_site).string());
+    }
+  };
+  if (recursive) {
+    for (const auto& entry : fs::recursive_directory_iterator(root, error)) {
+      add(entry);
+    }
+  } else {
+    for (const auto& entry : fs::directory_iterator(root, error)) {
+      add(entry);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::int64_t SiteFiles::removed() const {
+  std::lock_guard lock(m_mutex);
+  return static_cast<std::int64_t>(m_removals.size());
+}
+
+void SiteFiles::commit() {
+  std::error_code error;
+  if (m_mode == Mode::update) {
+    std::string removals;
+    for (const auto& relative : m_removals) {
+      removals += relative + "\n";
+    }
+    write_file_atomically(m_update / "committed", removals);
+    m_committed = true;
+    apply_update();
+    return;
+  }
+  // Without state, a site half swapped in is replaced again by the next render.
+  fs::remove_all(m_state, error);
   if (!fs::exists(m_site, error)) {
-    fs::rename(m_copy, m_site, error);
+    fs::rename(m_next / "site", m_site, error);
     if (error) {
       throw core::EnvironmentError("cannot move the render to " + m_site.string() + ": " +
                                    error.message());
     }
-    return;
-  }
-  // One step: the site's path names the new site at once, never nothing or half of one.
-  if (::renameat2(AT_FDCWD, m_copy.c_str(), AT_FDCWD, m_site.c_str(), RENAME_EXCHANGE) != 0) {
+  } else if (::renameat2(AT_FDCWD, (m_next / "site").c_str(), AT_FDCWD, m_site.c_str(),
+                         RENAME_EXCHANGE) != 0) {
+    // One step: the site's path names the new site at once, never nothing or half of one.
     throw core::EnvironmentError("cannot swap the render into " + m_site.string() + ": " +
                                  error_text(errno));
   }
-  // m_copy now names the previous site, which the destructor removes.
+  m_committed = true;
+  fs::rename(m_next / "state", m_state, error);
+  if (error) {
+    throw core::EnvironmentError("cannot write " + m_state.string() + ": " + error.message());
+  }
+  fs::remove_all(m_next, error); // the previous site
+}
+
+void SiteFiles::apply_update() {
+  move_tree(m_update / "site", m_site);
+  for (const auto& relative : read_lines(m_update / "committed")) {
+    remove_from_site(m_site, relative);
+  }
+  create_folder(m_state);
+  move_tree(m_update / "state", m_state);
+  std::error_code error;
+  fs::remove_all(m_update, error);
 }
 
 void write_file_atomically(const fs::path& file, std::string_view content) {
-  // An unchanged page keeps its file (and its modification time): cron can render after every
-  // crawl, and rsync or a CDN sees only what changed.
-  if (holds(file, content)) {
-    return;
-  }
   std::error_code error;
   fs::create_directories(file.parent_path(), error);
   const fs::path temporary = file.parent_path() / ("." + file.filename().string() + ".tmp-" +

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "podcrawl/core/error.hpp"
 #include "rows_internal.hpp"
 #include "store_internal.hpp"
 
@@ -52,9 +53,13 @@ constexpr const char* k_show_categories =
 std::string id_array(const std::vector<std::int64_t>& ids) {
   std::string text = "{";
   for (const std::int64_t id : ids) {
-    text += (text.size() > 1 ? "," : "") + std::to_string(id);
+    if (text.size() > 1) {
+      text += ',';
+    }
+    text += std::to_string(id);
   }
-  return text + "}";
+  text += '}';
+  return text;
 }
 
 // Categories for each show id, from k_show_categories.
@@ -95,6 +100,50 @@ std::vector<ShowSummary> summaries(const pqxx::result& rows) {
     shows.push_back(summary_from_row(row));
   }
   return shows;
+}
+
+// The shows of `rows` (k_show_columns) with all their current episodes and their categories.
+std::vector<ShowPages> with_episodes(SnapshotTransaction& txn, const pqxx::result& rows) {
+  std::vector<ShowPages> batch;
+  std::vector<std::int64_t> ids;
+  std::map<std::int64_t, std::size_t> index_by_id;
+  for (const auto& row : rows) {
+    ids.push_back(row[0].as<std::int64_t>());
+    index_by_id.emplace(ids.back(), batch.size());
+    ShowPages pages;
+    pages.show = show_from_row(row);
+    batch.push_back(std::move(pages));
+  }
+  if (batch.empty()) {
+    return batch;
+  }
+  static const std::string k_episodes =
+      std::string("SELECT ") + k_episode_columns +
+      " FROM episodes e WHERE e.show_id = ANY($1::bigint[]) AND e.removed_at IS NULL"
+      " ORDER BY e.show_id, " +
+      k_episode_order;
+  StoredShow episodes;
+  std::int64_t current = -1;
+  const auto hand_over = [&] {
+    if (current >= 0) {
+      auto& pages = batch[index_by_id.at(current)];
+      pages.episodes = std::move(episodes.show.episodes);
+      pages.episode_slugs = std::move(episodes.episode_slugs);
+      episodes = {};
+    }
+  };
+  for (const auto& row : exec_named(txn, "podcrawl_batch_episodes", k_episodes, id_array(ids))) {
+    if (const auto id = row[0].as<std::int64_t>(); id != current) {
+      hand_over();
+      current = id;
+    }
+    add_episode(row, episodes);
+  }
+  hand_over();
+  for (auto& [id, categories] : categories_of(txn, ids)) {
+    batch[index_by_id.at(id)].categories = std::move(categories);
+  }
+  return batch;
 }
 
 } // namespace
@@ -280,47 +329,52 @@ std::vector<ShowPages> Database::load_show_batch(const std::string& after_slug, 
                                        " FROM shows s JOIN feeds f ON f.id = s.feed_id"
                                        " WHERE s.slug > $1 AND " +
                                        k_listed_show + " ORDER BY s.slug LIMIT $2";
-    std::vector<ShowPages> batch;
-    std::vector<std::int64_t> ids;
-    std::map<std::int64_t, std::size_t> index_by_id;
-    for (const auto& row : exec_named(txn, "podcrawl_batch_shows", k_shows, after_slug, limit)) {
-      ids.push_back(row[0].as<std::int64_t>());
-      index_by_id.emplace(ids.back(), batch.size());
-      ShowPages pages;
-      pages.show = show_from_row(row);
-      batch.push_back(std::move(pages));
-    }
-    if (batch.empty()) {
-      return batch;
-    }
-    static const std::string k_episodes =
-        std::string("SELECT ") + k_episode_columns +
-        " FROM episodes e WHERE e.show_id = ANY($1::bigint[]) AND e.removed_at IS NULL"
-        " ORDER BY e.show_id, " +
-        k_episode_order;
-    StoredShow episodes;
-    std::int64_t current = -1;
-    const auto hand_over = [&] {
-      if (current >= 0) {
-        auto& pages = batch[index_by_id.at(current)];
-        pages.episodes = std::move(episodes.show.episodes);
-        pages.episode_slugs = std::move(episodes.episode_slugs);
-        episodes = {};
-      }
-    };
-    for (const auto& row : exec_named(txn, "podcrawl_batch_episodes", k_episodes, id_array(ids))) {
-      if (const auto id = row[0].as<std::int64_t>(); id != current) {
-        hand_over();
-        current = id;
-      }
-      add_episode(row, episodes);
-    }
-    hand_over();
-    for (auto& [id, categories] : categories_of(txn, ids)) {
-      batch[index_by_id.at(id)].categories = std::move(categories);
-    }
+    auto batch =
+        with_episodes(txn, exec_named(txn, "podcrawl_batch_shows", k_shows, after_slug, limit));
     txn.commit();
     return batch;
+  });
+}
+
+std::optional<ShowPages> Database::load_show_pages(const std::string& slug) {
+  return guarded(m_impl->redacted_url, "load a show", [&]() -> std::optional<ShowPages> {
+    SnapshotTransaction txn(m_impl->connection);
+    auto batch =
+        with_episodes(txn, exec_named(txn, "podcrawl_page_show", k_listed_show_by_slug, slug));
+    txn.commit();
+    if (batch.empty()) {
+      return std::nullopt;
+    }
+    return std::move(batch.front());
+  });
+}
+
+std::string Database::directory_snapshot() {
+  return guarded(m_impl->redacted_url, "read the directory's snapshot", [&] {
+    pqxx::read_transaction txn(m_impl->connection);
+    auto snapshot =
+        txn.exec1("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")[0].as<std::string>();
+    txn.commit();
+    return snapshot;
+  });
+}
+
+std::vector<std::string> Database::shows_changed_since(const std::string& snapshot) {
+  if (snapshot.empty() || snapshot.size() > 20 ||
+      !std::all_of(snapshot.begin(), snapshot.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    throw core::UsageError("not a directory snapshot: \"" + snapshot + "\"");
+  }
+  return guarded(m_impl->redacted_url, "read the changed shows", [&] {
+    pqxx::read_transaction txn(m_impl->connection);
+    std::vector<std::string> slugs;
+    for (const auto& row : exec_named(txn, "podcrawl_changed_shows",
+                                      "SELECT slug FROM shows WHERE changed_xid >= $1::xid8"
+                                      " AND slug IS NOT NULL ORDER BY slug",
+                                      snapshot)) {
+      slugs.push_back(row[0].as<std::string>());
+    }
+    txn.commit();
+    return slugs;
   });
 }
 

@@ -240,6 +240,7 @@ struct StoredShowRow {
   std::int64_t id = 0;
   std::string slug;
   StoredEpisodes episodes; // empty for a new show
+  bool changed = true;     // the show's row or categories were written
 };
 
 // For a locked show: write the show's columns and categories where they differ (the feed saving
@@ -267,7 +268,9 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "  (SELECT count(*) FILTER (WHERE id IS NULL) FROM ids),"
       "  (SELECT coalesce(json_agg(json_build_array(id, key, slug, guid, enclosure_url, link,"
       "    title, extract(epoch FROM published)::bigint, duration_seconds) ORDER BY id), '[]')"
-      "   FROM episodes WHERE show_id = $1)";
+      "   FROM episodes WHERE show_id = $1),"
+      "  EXISTS (SELECT 1 FROM changed) OR EXISTS (SELECT 1 FROM dropped)"
+      "   OR EXISTS (SELECT 1 FROM placed)";
   const auto row = exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link,
                               v.description, v.language, v.image, v.author, v.explicit_content,
                               v.podcast_guid, v.new_feed_url, v.identity_guid, active, feed_id, now,
@@ -276,10 +279,12 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
   if (row[0].is_null()) {
     throw core::EnvironmentError("show " + std::to_string(show_id) + " vanished while saving");
   }
+  bool changed = row[3].as<bool>();
   if (row[1].as<std::int64_t>() != 0) {
     write_categories(txn, show_id, categories);
+    changed = true;
   }
-  return {show_id, row[0].as<std::string>(), stored_episodes(row[2].as<std::string>())};
+  return {show_id, row[0].as<std::string>(), stored_episodes(row[2].as<std::string>()), changed};
 }
 
 // Slugs offered to one INSERT of a new show once the base alone was refused: base-N, ...
@@ -547,7 +552,8 @@ const std::string k_batch_values =
 // One statement: update the matched episodes that differ (or come back), insert the new ones,
 // mark those no longer in the feed as removed, touch the show's updated_at when any of that
 // happened, and record the fetch in the feed's state and history.
-void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_t show_id,
+// Returns true when an episode was added, changed (its place in the list included) or removed.
+bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_t show_id,
                               const EpisodeBatch& batch, const FetchMeta& meta, std::int64_t now,
                               std::int64_t next_fetch_at) {
   static const std::string k_sql =
@@ -597,11 +603,14 @@ void write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       "  next_fetch_at = to_timestamp($9::bigint), lease_until = NULL, show_id = $1"
       "  WHERE id = $4 RETURNING id)"
       " INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, new_episodes)"
-      " SELECT id, to_timestamp($3::bigint), 'ok', $5, $10 FROM state";
-  exec_named(txn, "podcrawl_write_episodes", k_sql, show_id, batch.episodes_json, now, feed_id,
+      " SELECT id, to_timestamp($3::bigint), 'ok', $5, $10 FROM state"
+      " RETURNING EXISTS (SELECT 1 FROM changed) OR EXISTS (SELECT 1 FROM added)"
+      "  OR EXISTS (SELECT 1 FROM vanished)";
+  const auto result = exec_named(txn, "podcrawl_write_episodes", k_sql, show_id, batch.episodes_json, now, feed_id,
              meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
              bounded_text(meta.last_modified, k_max_error_bytes),
              bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at, batch.new_episodes);
+  return result.empty() || result[0][0].as<bool>();
 }
 
 } // namespace
@@ -619,8 +628,11 @@ SaveOutcome Database::record_success(std::int64_t feed_id, const FetchMeta& meta
         feed.show_id ? save_show(txn, *feed.show_id, feed_id, values, categories, feed.active, now)
                      : attach_or_insert_show(txn, feed_id, values, categories, feed.active, now);
     const EpisodeBatch batch = episode_batch(std::move(stored.episodes), show);
-    write_episodes_and_fetch(txn, feed_id, stored.id, batch, meta, now, next_fetch_at);
-    notify_show_changed(txn, stored.slug);
+    const bool episodes_changed =
+        write_episodes_and_fetch(txn, feed_id, stored.id, batch, meta, now, next_fetch_at);
+    if (stored.changed || episodes_changed) {
+      notify_show_changed(txn, stored.slug);
+    }
     txn.commit();
     return SaveOutcome{stored.slug, batch.new_episodes};
   });

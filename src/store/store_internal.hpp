@@ -88,8 +88,11 @@ inline void commit_without_flush_wait(pqxx::work& txn) {
 // The channel on which the store announces, at commit, a show whose pages changed; the payload
 // is the show's slug. Every process connected to the primary may LISTEN on it.
 inline constexpr const char* k_directory_channel = "podcrawl_directory";
-// Announce show `slug` on k_directory_channel when txn commits.
+// Stamp show `slug` as changed by txn (shows.changed_xid, for Database::shows_changed_since)
+// and announce it on k_directory_channel when txn commits.
 inline void notify_show_changed(pqxx::transaction_base& txn, const std::string& slug) {
+  exec_named(txn, "podcrawl_stamp_show",
+             "UPDATE shows SET changed_xid = pg_current_xact_id() WHERE slug = $1", slug);
   exec_named(txn, "podcrawl_notify_show", "SELECT pg_notify('podcrawl_directory', $1)", slug);
 }
 

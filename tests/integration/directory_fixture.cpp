@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include <gtest/gtest.h>
+#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 namespace podcrawl::testing {
@@ -44,6 +45,41 @@ std::string arabic_feed() {
 <item><title>الحلقة الأولى</title><guid>ar-1</guid><pubDate>Mon, 01 Jun 2026 10:00:00 +0300</pubDate>
 <enclosure url="https://media.example/ar/1.mp3" type="audio/mpeg" length="10"/></item>
 </channel></rss>)";
+}
+
+void ChangingFeed::serve(LoopbackServer& server, const std::string& path) {
+  server.on_get(path, [self = shared_from_this()](const httplib::Request& request,
+                                                  httplib::Response& response) {
+    std::lock_guard lock(self->m_mutex);
+    response.set_header("ETag", self->m_etag);
+    if (request.get_header_value("If-None-Match") == self->m_etag) {
+      response.status = 304;
+      return;
+    }
+    response.set_content(self->m_body, "application/rss+xml");
+  });
+}
+
+void ChangingFeed::set(std::string body, std::string etag) {
+  std::lock_guard lock(m_mutex);
+  m_body = std::move(body);
+  m_etag = std::move(etag);
+}
+
+std::string generated_feed(const std::string& title, const std::string& category, int episodes,
+                           const std::string& language) {
+  std::string items;
+  for (int i = episodes; i >= 1; --i) {
+    const std::int64_t published = k_render_time - 3600 - std::int64_t{episodes - i} * 86400;
+    items += "<item><title>" + title + " " + std::to_string(i) + "</title><guid>" + title + "-" +
+             std::to_string(i) + "</guid><pubDate>" + rfc822(published) +
+             "</pubDate><enclosure url=\"https://media.example/" + std::to_string(i) +
+             ".mp3\" type=\"audio/mpeg\" length=\"1000\"/></item>";
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" "
+         "xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>" +
+         title + "</title><link>https://shows.example/</link><language>" + language +
+         "</language><itunes:category text=\"" + category + "\"/>" + items + "</channel></rss>";
 }
 
 std::vector<std::string> DirectoryTest::command(std::vector<std::string> arguments) const {

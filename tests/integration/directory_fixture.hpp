@@ -2,8 +2,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
+
+#include "support/loopback_server.hpp"
 
 #include "support/process.hpp"
 #include "support/temp_database.hpp"
@@ -22,6 +26,25 @@ std::string rfc822(std::int64_t t);
 std::string tech_feed();
 // An Arabic show with one episode.
 std::string arabic_feed();
+
+// A feed whose body the test replaces while the loopback server serves it.
+class ChangingFeed : public std::enable_shared_from_this<ChangingFeed> {
+public:
+  // Answer GET path on the server from this feed (it must outlive the server's use of it).
+  void serve(LoopbackServer& server, const std::string& path);
+  // The body and ETag from now on; a request with that ETag in If-None-Match gets 304.
+  void set(std::string body, std::string etag);
+
+private:
+  std::mutex m_mutex;
+  std::string m_body;
+  std::string m_etag;
+};
+
+// An RSS feed of one show: `episodes` items, the newest published an hour before
+// k_render_time, a day apart, each with an enclosure.
+std::string generated_feed(const std::string& title, const std::string& category, int episodes,
+                           const std::string& language = "en");
 
 // A test with its own database that drives the podcrawl binary: add, crawl, list, render, serve.
 class DirectoryTest : public DatabaseTest {

@@ -197,39 +197,12 @@ std::string address_of(const std::string& relative) {
   return "/" + relative;
 }
 
-// A feed whose body the test replaces while the loopback server runs.
-class ChangingFeed {
-public:
-  void set(std::string body, std::string etag) {
-    std::lock_guard lock(m_mutex);
-    m_body = std::move(body);
-    m_etag = std::move(etag);
-  }
-  void answer(const httplib::Request& request, httplib::Response& response) {
-    std::lock_guard lock(m_mutex);
-    response.set_header("ETag", m_etag);
-    if (request.get_header_value("If-None-Match") == m_etag) {
-      response.status = 304;
-      return;
-    }
-    response.set_content(m_body, "application/rss+xml");
-  }
-
-private:
-  std::mutex m_mutex;
-  std::string m_body;
-  std::string m_etag;
-};
-
 class LiveServe : public testing::DirectoryTest {
 protected:
   void SetUp() override {
     DirectoryTest::SetUp();
     m_tech->set(testing::tech_feed(), "\"tech-1\"");
-    m_feeds.on_get("/tech.xml",
-                   [feed = m_tech](const httplib::Request& request, httplib::Response& response) {
-                     feed->answer(request, response);
-                   });
+    m_tech->serve(m_feeds, "/tech.xml");
     m_feeds.serve_feed("/ar.xml", testing::arabic_feed(), "application/rss+xml", "\"ar-1\"");
     add_opml({m_feeds.url("/tech.xml"), m_feeds.url("/ar.xml")});
     const auto crawled = run({"--allow-private-networks", "crawl"});
@@ -253,7 +226,7 @@ protected:
   std::string show_address() const { return "/en/podcasts/" + m_tech_slug + "/"; }
 
   testing::LoopbackServer m_feeds;
-  std::shared_ptr<ChangingFeed> m_tech = std::make_shared<ChangingFeed>();
+  std::shared_ptr<testing::ChangingFeed> m_tech = std::make_shared<testing::ChangingFeed>();
   std::string m_tech_slug;
   std::unique_ptr<testing::ChildProcess> m_serve;
 };
@@ -385,7 +358,8 @@ TEST_F(LiveServe, RefusesMalformedRequestsOverLongHeadersAndPathsOutsideTheSite)
   const int port = start_serve();
   ASSERT_NE(port, 0);
   EXPECT_EQ(send_request(port, "NOT A REQUEST\r\n\r\n").status, 400);
-  EXPECT_EQ(send_request(port, "GET / HTTP/1.1\r\nHost: a\r\nBroken header line\r\n\r\n").status, 400);
+  EXPECT_EQ(send_request(port, "GET / HTTP/1.1\r\nHost: a\r\nBroken header line\r\n\r\n").status,
+            400);
   EXPECT_EQ(get(port, "/en/", {"X-Padding: " + std::string(20000, 'a')}).status, 431);
   EXPECT_EQ(request(port, "POST", "/en/").status, 405);
   for (const std::string path :

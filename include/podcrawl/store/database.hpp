@@ -114,6 +114,17 @@ public:
   // For a walk over the whole directory, one bounded batch at a time: the listed shows with a
   // slug after `after_slug`, in slug order, at most `limit`, each with all current episodes.
   std::vector<ShowPages> load_show_batch(const std::string& after_slug, int limit);
+  // One listed show with all current episodes, as in load_show_batch; nullopt when no listed
+  // show has that slug (never stored, removed, or without a title).
+  std::optional<ShowPages> load_show_pages(const std::string& slug);
+  // For readers that catch up on changes (an incremental render, a server on a replica): a
+  // token for the database's state now, to pass to shows_changed_since later. Take it before
+  // reading: every change it does not cover is reported later.
+  std::string directory_snapshot();
+  // The slugs of the shows changed (saved, removed) since `snapshot` was taken, listed or not,
+  // in slug order; some changed just before may be among them. Throws core::UsageError for a
+  // token not from directory_snapshot.
+  std::vector<std::string> shows_changed_since(const std::string& snapshot);
   // The categories with listed shows, slug after `after_slug`, in slug order, at most `limit`.
   std::vector<CategoryEntry> load_categories(const std::string& after_slug, int limit);
   // The content languages with listed shows, tag after `after_tag`, in tag order.

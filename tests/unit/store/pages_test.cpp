@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "podcrawl/core/error.hpp"
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -154,6 +156,37 @@ TEST_F(PagesTest, RemovedShowsAndUntitledShowsHaveNoPages) {
   EXPECT_FALSE(db().load_category_page("news", 1).has_value());
   EXPECT_EQ(db().load_home_page().show_count, 0);
   EXPECT_TRUE(db().load_show_batch("", 10).empty());
+}
+
+TEST_F(PagesTest, OneShowLoadsAsInABatch) {
+  const std::string slug = stored_show("Single", "en", {"News"}, 3);
+  const auto one = db().load_show_pages(slug);
+  ASSERT_TRUE(one.has_value());
+  const auto batch = db().load_show_batch("", 10);
+  ASSERT_EQ(batch.size(), 1u);
+  EXPECT_EQ(one->show.slug, batch[0].show.slug);
+  EXPECT_EQ(one->episode_slugs, batch[0].episode_slugs);
+  EXPECT_EQ(episode_keys(one->episodes), episode_keys(batch[0].episodes));
+  ASSERT_EQ(one->categories.size(), 1u);
+  EXPECT_FALSE(db().load_show_pages("no-such-show").has_value());
+}
+
+TEST_F(PagesTest, ShowsChangedSinceASnapshotIncludeEverySaveAndRemovalAfterIt) {
+  const std::string kept = stored_show("Kept", "en", {"News"});
+  const std::string before = db().directory_snapshot();
+  const std::string added = stored_show("Added", "en", {"News"});
+  const auto after_add = db().shows_changed_since(before);
+  EXPECT_NE(std::find(after_add.begin(), after_add.end(), added), after_add.end());
+
+  const std::string before_removal = db().directory_snapshot();
+  ASSERT_TRUE(db().remove_feed("https://feeds.example/0.xml"));
+  const auto after_removal = db().shows_changed_since(before_removal);
+  EXPECT_NE(std::find(after_removal.begin(), after_removal.end(), kept), after_removal.end());
+  EXPECT_FALSE(db().load_show_pages(kept).has_value());
+  EXPECT_TRUE(std::is_sorted(after_removal.begin(), after_removal.end()));
+
+  EXPECT_THROW(db().shows_changed_since("12; DROP TABLE shows"), core::UsageError);
+  EXPECT_THROW(db().shows_changed_since(""), core::UsageError);
 }
 
 } // namespace
