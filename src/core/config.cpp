@@ -58,6 +58,7 @@ constexpr KnownKey k_known_keys[] = {
     {"serve", "max_age_seconds", Kind::positive_integer},
     {"serve", "metrics_from_anywhere", Kind::boolean},
     {"serve", "access_log", Kind::boolean},
+    {"serve", "changes", Kind::string},
 };
 
 const char* describe(Kind kind) {
@@ -270,6 +271,12 @@ void read_serve(const Reader& reader, ServeConfig& serve) {
   reader.read("serve", "max_age_seconds", serve.max_age_seconds);
   reader.read("serve", "metrics_from_anywhere", serve.metrics_from_anywhere);
   reader.read("serve", "access_log", serve.access_log);
+  reader.read("serve", "changes", serve.changes);
+  if (serve.changes != "auto" && serve.changes != "notify" && serve.changes != "poll") {
+    reader.fail(
+        reader.source_of("serve", "changes"),
+        "serve.changes must be \"auto\", \"notify\" or \"poll\", not \"" + serve.changes + "\"");
+  }
 }
 
 } // namespace

@@ -34,6 +34,8 @@ constexpr std::size_t k_min_compressed_bytes = 256;
 // How long the change listener waits per call, and before it reconnects after a failure.
 constexpr auto k_listen_interval = std::chrono::milliseconds(500);
 constexpr auto k_reconnect_delay = std::chrono::seconds(2);
+// How often a server that cannot hear announcements (on a replica) asks what changed.
+constexpr auto k_poll_interval = std::chrono::seconds(2);
 // /metrics reads the directory's counts at most this often.
 constexpr std::int64_t k_stats_lifetime_seconds = 15;
 // The tag of every list page (home, categories, languages): any change of a show may change them.
@@ -150,15 +152,18 @@ struct LiveDirectory::Impl {
   void listen(std::stop_token stop) {
     std::mutex sleeping;
     std::condition_variable_any woken;
+    const auto pause = [&](auto duration) {
+      std::unique_lock lock(sleeping);
+      woken.wait_for(lock, stop, duration, [] { return false; });
+    };
     while (!stop.stop_requested()) {
       try {
-        store::DirectoryChanges changes(options.database_url);
-        set_listening(true);
-        while (!stop.stop_requested()) {
-          const auto slugs = changes.wait(k_listen_interval);
-          if (!slugs.empty()) {
-            invalidate(slugs);
-          }
+        store::Database database(options.database_url);
+        if (options.config.changes == "poll" ||
+            (options.config.changes == "auto" && database.in_recovery())) {
+          poll(database, stop, pause);
+        } else {
+          hear(stop);
         }
       } catch (const std::exception& error) {
         spdlog::warn(
@@ -167,8 +172,36 @@ struct LiveDirectory::Impl {
             error.what());
       }
       set_listening(false);
-      std::unique_lock lock(sleeping);
-      woken.wait_for(lock, stop, k_reconnect_delay, [] { return false; });
+      pause(k_reconnect_delay);
+    }
+  }
+
+  // The primary announces each changed show (LISTEN/NOTIFY).
+  void hear(std::stop_token stop) {
+    store::DirectoryChanges changes(options.database_url);
+    set_listening(true);
+    while (!stop.stop_requested()) {
+      const auto slugs = changes.wait(k_listen_interval);
+      if (!slugs.empty()) {
+        invalidate(slugs);
+      }
+    }
+  }
+
+  // A replica announces nothing: ask it which shows changed since the last look. The next
+  // snapshot is taken before asking, so a change committed meanwhile is found by the next look.
+  template <typename Pause>
+  void poll(store::Database& database, std::stop_token stop, Pause pause) {
+    std::string snapshot = database.directory_snapshot();
+    set_listening(true);
+    while (!stop.stop_requested()) {
+      pause(k_poll_interval);
+      std::string next = database.directory_snapshot();
+      const auto slugs = database.shows_changed_since(snapshot);
+      if (!slugs.empty()) {
+        invalidate(slugs);
+      }
+      snapshot = std::move(next);
     }
   }
 

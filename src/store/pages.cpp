@@ -359,6 +359,15 @@ std::string Database::directory_snapshot() {
   });
 }
 
+bool Database::in_recovery() {
+  return guarded(m_impl->redacted_url, "ask whether the database is a replica", [&] {
+    pqxx::read_transaction txn(m_impl->connection);
+    const bool standby = txn.exec1("SELECT pg_is_in_recovery()")[0].as<bool>();
+    txn.commit();
+    return standby;
+  });
+}
+
 std::vector<std::string> Database::shows_changed_since(const std::string& snapshot) {
   if (snapshot.empty() || snapshot.size() > 20 ||
       !std::all_of(snapshot.begin(), snapshot.end(), [](char c) { return c >= '0' && c <= '9'; })) {

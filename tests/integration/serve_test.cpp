@@ -197,6 +197,14 @@ std::string address_of(const std::string& relative) {
   return "/" + relative;
 }
 
+// podcrawl_cache_hits_total from /metrics.
+long cache_hits(int port) {
+  const std::string metrics = get(port, "/metrics").body;
+  const std::string name = "\npodcrawl_cache_hits_total ";
+  const auto at = metrics.find(name);
+  return at == std::string::npos ? -1 : std::stol(metrics.substr(at + name.size()));
+}
+
 class LiveServe : public testing::DirectoryTest {
 protected:
   void SetUp() override {
@@ -210,10 +218,17 @@ protected:
     m_tech_slug = slugs_by_url().at(m_feeds.url("/tech.xml"));
   }
 
-  // Start the live directory on a free port with the test's clock; the port it listens on.
-  int start_serve() {
-    m_serve = std::make_unique<testing::ChildProcess>(
-        command({"serve", "--port", "0", "--locales", "ar,en", "--now", k_now}));
+  // Start the live directory on a free port with the test's clock, configured by the given
+  // [serve] lines; the port it listens on. Its access log is off: nothing reads the server's
+  // stderr while it runs, and a full pipe would stall it.
+  int start_serve(const std::string& serve_lines = "") {
+    const auto config = m_dir.path() / "serve.toml";
+    testing::write_file(config, "[serve]\naccess_log = false\n" + serve_lines);
+    std::vector<std::string> arguments = {"--config", config.string()};
+    for (const char* argument : {"serve", "--port", "0", "--locales", "ar,en", "--now", k_now}) {
+      arguments.emplace_back(argument);
+    }
+    m_serve = std::make_unique<testing::ChildProcess>(command(arguments));
     const auto out = m_serve->wait_for_output("/\n", 60s);
     if (!out) {
       ADD_FAILURE() << "serve did not start";
@@ -224,6 +239,7 @@ protected:
   }
 
   std::string show_address() const { return "/en/podcasts/" + m_tech_slug + "/"; }
+  void expect_a_new_episode_on_the_live_pages(int port);
 
   testing::LoopbackServer m_feeds;
   std::shared_ptr<testing::ChangingFeed> m_tech = std::make_shared<testing::ChangingFeed>();
@@ -319,16 +335,21 @@ TEST_F(LiveServe, RevalidatesWithItsValidatorsAndNegotiatesTheCoding) {
       << metrics.body;
 }
 
-TEST_F(LiveServe, ACrawlThatStoresAnEpisodeChangesTheLivePagesWithoutARender) {
-  const int port = start_serve();
+// A crawl stores a new episode of the tech show; the live pages show it, with no render.
+void LiveServe::expect_a_new_episode_on_the_live_pages(int port) {
   ASSERT_NE(port, 0);
   const std::string title = "Episode 84: a brand-new episode";
   const Answer before = get(port, show_address());
   ASSERT_EQ(before.status, 200);
   ASSERT_EQ(before.body.find(title), std::string::npos);
   ASSERT_EQ(get(port, "/en/").body.find(title), std::string::npos);
-  // Asked again, the same page (from the cache once the server hears the store).
-  ASSERT_EQ(get(port, show_address()).body, before.body);
+  // Asked again until it comes from the cache (caching starts once the server hears the
+  // store): the change below must reach a cached page.
+  const auto cached_by = std::chrono::steady_clock::now() + 10s;
+  while (cache_hits(port) == 0 && std::chrono::steady_clock::now() < cached_by) {
+    ASSERT_EQ(get(port, show_address()).body, before.body);
+  }
+  ASSERT_GT(cache_hits(port), 0);
 
   std::string feed = testing::tech_feed();
   feed.insert(feed.find("<item>"),
@@ -340,8 +361,8 @@ TEST_F(LiveServe, ACrawlThatStoresAnEpisodeChangesTheLivePagesWithoutARender) {
   const auto crawled = run({"--allow-private-networks", "crawl", "--all"});
   ASSERT_EQ(crawled.status, 0) << crawled.out;
 
-  // The store's notification reaches the server on its own connection: ask until the page has
-  // changed, for at most ten seconds (with a fixed clock, nothing else would change it).
+  // The change reaches the server on its own connection: ask until the page has changed, for
+  // at most ten seconds (with a fixed clock, nothing else would change it).
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   Answer after;
   do {
@@ -352,6 +373,18 @@ TEST_F(LiveServe, ACrawlThatStoresAnEpisodeChangesTheLivePagesWithoutARender) {
   EXPECT_NE(after.header("etag"), before.header("etag"));
   EXPECT_NE(get(port, "/en/").body.find(title), std::string::npos);
   EXPECT_EQ(get(port, show_address(), {"If-None-Match: " + before.header("etag")}).status, 200);
+}
+
+TEST_F(LiveServe, ACrawlThatStoresAnEpisodeChangesTheLivePagesWithoutARender) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  expect_a_new_episode_on_the_live_pages(port);
+}
+
+TEST_F(LiveServe, AServerThatPollsForChangesAsOnAReplicaSeesTheNewEpisodeToo) {
+  const int port = start_serve("changes = \"poll\"\n");
+  ASSERT_NE(port, 0);
+  expect_a_new_episode_on_the_live_pages(port);
 }
 
 TEST_F(LiveServe, RefusesMalformedRequestsOverLongHeadersAndPathsOutsideTheSite) {

@@ -52,6 +52,10 @@ struct ServeConfig {
   int max_age_seconds = 300;                    // longest Cache-Control max-age a page is sent with
   bool metrics_from_anywhere = false;           // /metrics answers loopback clients only unless set
   bool access_log = true;                       // one log line per request
+  // How the page cache hears of the store's changes: "notify" (LISTEN on the primary), "poll"
+  // (ask the database every few seconds; what a read replica needs), or "auto" (poll on a
+  // replica, else notify).
+  std::string changes = "auto";
 };
 
 struct Config {

@@ -125,6 +125,8 @@ public:
   // in slug order; some changed just before may be among them. Throws core::UsageError for a
   // token not from directory_snapshot.
   std::vector<std::string> shows_changed_since(const std::string& snapshot);
+  // True when the database is a standby (a read replica): it delivers no notifications.
+  bool in_recovery();
   // The categories with listed shows, slug after `after_slug`, in slug order, at most `limit`.
   std::vector<CategoryEntry> load_categories(const std::string& after_slug, int limit);
   // The content languages with listed shows, tag after `after_tag`, in tag order.

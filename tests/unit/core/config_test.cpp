@@ -98,6 +98,8 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
       {"[fetch]\nconnect_timeout_seconds = 0\n",
        "2: fetch.connect_timeout_seconds must be positive, not 0"},
       {"[crawl]\nfailing_score = 0\n", "2: crawl.failing_score must be positive, not 0"},
+      {"[serve]\nchanges = \"sometimes\"\n",
+       "2: serve.changes must be \"auto\", \"notify\" or \"poll\", not \"sometimes\""},
       {"[crawl]\nconcurrency = 3000000000\n",
        "2: crawl.concurrency must be at most 2147483647, not 3000000000"},
       {"[crawl]\nmin_refresh_seconds = 7200\nmax_refresh_seconds = 3600\n",
