@@ -64,9 +64,6 @@ struct Site {
   mutable std::int64_t expires_at = 0;
 };
 
-// A page with no relative phrase is rendered again at least this often.
-constexpr std::int64_t k_max_page_lifetime = Renderer::k_max_lifetime;
-
 // Locale-relative page paths: "" for the home page, else ending in '/'. Page `page` (1-based) of
 // a list; page 1 is the list's own address, the others at <list>/page/<n>/.
 std::string category_path(std::string_view slug, std::int64_t page = 1);

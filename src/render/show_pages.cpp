@@ -156,7 +156,8 @@ void set_time(Data& data, const Site& site, const l10n::Localizer& localizer,
   data.set(name + "_phrase", localizer.relative_time(*when, site.now));
   data.set(name + "_date", localizer.date(*when));
   site.expires_at = std::min(
-      site.expires_at, localizer.relative_time_changes_at(*when, site.now, k_max_page_lifetime));
+      site.expires_at, localizer.relative_time_changes_at(
+                           *when, site.now, std::max<std::int64_t>(site.expires_at - site.now, 1)));
 }
 
 void set_pagination(Data& data, const l10n::Localizer& localizer, std::int64_t pages,

@@ -135,6 +135,7 @@ std::vector<l10n::Localizer> load_localizers(const SiteOptions& options) {
 } // namespace
 
 struct Renderer::Impl {
+  std::int64_t max_page_lifetime;
   std::vector<l10n::Localizer> localizers;
   std::vector<std::string> locales;
   internal::Templates templates;
@@ -142,7 +143,8 @@ struct Renderer::Impl {
   std::string site_path;
 
   explicit Impl(const SiteOptions& options)
-      : localizers(load_localizers(options)),
+      : max_page_lifetime(std::max<std::int64_t>(options.max_page_lifetime, 1)),
+        localizers(load_localizers(options)),
         locales(options.locales),
         templates(internal::load_templates(options.templates_dir)),
         site_url(normalized_site_url(options.site_url)),
@@ -158,7 +160,7 @@ struct Renderer::Impl {
   }
 
   internal::Site site(std::int64_t now) const {
-    return {localizers, site_url, site_path, now, now + internal::k_max_page_lifetime};
+    return {localizers, site_url, site_path, now, now + max_page_lifetime};
   }
 
   std::string fill(internal::Template& page, Data data) {
@@ -435,9 +437,18 @@ std::string folder_of(const std::string& locale, const std::string& path) {
   return locale + "/" + path;
 }
 
+// An exported page is rendered again when a relative date on it changes, not daily.
+constexpr std::int64_t k_exported_page_lifetime = 366 * 86400;
+
+SiteOptions exported(SiteOptions options) {
+  options.max_page_lifetime = k_exported_page_lifetime;
+  return options;
+}
+
 } // namespace
 
 struct SiteWriter::Impl {
+  SiteOptions options;
   Renderer renderer;                       // the loader thread's: root and 404 pages
   std::vector<l10n::Localizer> localizers; // the sitemap's alternates
   std::int64_t now;
@@ -463,9 +474,10 @@ struct SiteWriter::Impl {
 
   RenderPool pool; // last: its threads stop before the rest is destroyed
 
-  Impl(const SiteOptions& options, const std::filesystem::path& out_dir, std::int64_t now_,
+  Impl(const SiteOptions& site_options, const std::filesystem::path& out_dir, std::int64_t now_,
        bool full)
-      : renderer(options),
+      : options(exported(site_options)),
+        renderer(options),
         localizers(load_localizers(options)),
         now(now_),
         files(out_dir),

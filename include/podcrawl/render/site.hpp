@@ -17,13 +17,18 @@ struct SiteOptions {
   std::string site_url;                // absolute base for canonical, sitemap and hreflang links
   std::filesystem::path templates_dir; // templates/*.mustache
   std::filesystem::path locales_dir;   // config/locales/*.toml
+  // The latest a page's expires_at is set after `now`, even when no phrase on it changes
+  // sooner: a day for the live directory's cache; SiteWriter uses a year, so an exported page is
+  // rendered again only when a relative date on it reads otherwise.
+  std::int64_t max_page_lifetime = 86400;
 };
 
 // A rendered page and how long its bytes stay true.
 struct RenderedPage {
   std::string html;
   // The first time after `now` at which a relative phrase on the page ("5 weeks ago") reads
-  // otherwise, at most a day after `now`: the page must be rendered again by then.
+  // otherwise, at most SiteOptions::max_page_lifetime after `now`: the page must be rendered
+  // again by then.
   std::int64_t expires_at = 0;
 };
 
@@ -69,7 +74,7 @@ public:
   static std::string language_path(std::string_view tag, std::int64_t page = 1);
   static std::string show_path(std::string_view slug, std::int64_t page = 1);
   static std::string episode_path(std::string_view show_slug, std::string_view episode_slug);
-  // A page's expires_at is at most this long after `now`.
+  // The default of SiteOptions::max_page_lifetime.
   static constexpr std::int64_t k_max_lifetime = 86400;
   static constexpr std::string_view k_stylesheet_file = "site.css";
   static constexpr std::string_view k_locale_script_file = "choose-locale.js";
