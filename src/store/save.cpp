@@ -606,10 +606,11 @@ bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       " SELECT id, to_timestamp($3::bigint), 'ok', $5, $10 FROM state"
       " RETURNING EXISTS (SELECT 1 FROM changed) OR EXISTS (SELECT 1 FROM added)"
       "  OR EXISTS (SELECT 1 FROM vanished)";
-  const auto result = exec_named(txn, "podcrawl_write_episodes", k_sql, show_id, batch.episodes_json, now, feed_id,
-             meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
-             bounded_text(meta.last_modified, k_max_error_bytes),
-             bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at, batch.new_episodes);
+  const auto result = exec_named(
+      txn, "podcrawl_write_episodes", k_sql, show_id, batch.episodes_json, now, feed_id,
+      meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
+      bounded_text(meta.last_modified, k_max_error_bytes),
+      bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at, batch.new_episodes);
   return result.empty() || result[0][0].as<bool>();
 }
 
