@@ -236,7 +236,8 @@ public:
   // Stage a file of the site (a path relative to its root) unless the published one holds
   // exactly `content`; true when it was written. Safe from several threads at once.
   bool write(const std::string& relative, std::string_view content);
-  // Remove a published file or folder at commit (an update; a replacement never has it).
+  // Remove a published file or folder at commit (an update; a replacement never has it);
+  // nothing when there is none.
   void remove(const std::string& relative);
   // The published files in a folder of the site ("" for its root) and, when `recursive`, in
   // the folders below; paths relative to the site's root, sorted.

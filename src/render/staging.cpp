@@ -209,7 +209,8 @@ bool SiteFiles::write(const std::string& relative, std::string_view content) {
 }
 
 void SiteFiles::remove(const std::string& relative) {
-  if (m_mode == Mode::replace) {
+  std::error_code error;
+  if (m_mode == Mode::replace || !fs::exists(fs::symlink_status(m_site / relative, error))) {
     return;
   }
   std::lock_guard lock(m_mutex);
