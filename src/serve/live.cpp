@@ -120,7 +120,7 @@ struct LiveDirectory::Impl {
 
   std::mutex stats_mutex;
   store::Stats stats;
-  std::int64_t stats_read_at = std::numeric_limits<std::int64_t>::min();
+  std::int64_t stats_read_at = 0; // never: the epoch is always long enough ago
 
   std::jthread listener; // last: stopped before the rest is destroyed
 

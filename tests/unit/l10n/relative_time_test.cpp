@@ -71,7 +71,7 @@ std::int64_t expect_exact(const Localizer& localizer, std::int64_t then, std::in
   for (std::int64_t t = now + fine; t < answer - fine; t += step) {
     expect_same(t);
   }
-  const std::int64_t then_time_of_day = then - floor_div(then, k_day) * k_day;
+  const std::int64_t then_time_of_day = ((then % k_day) + k_day) % k_day;
   for (std::int64_t day = floor_div(now, k_day) * k_day; day < answer; day += k_day) {
     expect_same(day);
     expect_same(day + then_time_of_day);
