@@ -2,6 +2,7 @@
 #include <chrono>
 #include <iostream>
 #include <iterator>
+#include <set>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -129,20 +130,31 @@ std::int64_t write_directory(store::Database& database, render::SiteWriter& writ
 // they expired. Returns the shows rendered or removed.
 std::int64_t update_directory(store::Database& database, render::SiteWriter& writer,
                               const render::PreviousRender& previous) {
-  const std::vector<std::string> changed = database.shows_changed_since(previous.snapshot);
+  std::vector<std::string> changed = database.shows_changed_since(previous.snapshot);
+  std::sort(changed.begin(), changed.end()); // the database's collation may order otherwise
   std::vector<std::string> slugs;
   std::set_union(changed.begin(), changed.end(), previous.expired_shows.begin(),
                  previous.expired_shows.end(), std::back_inserter(slugs));
   slugs.erase(std::unique(slugs.begin(), slugs.end()), slugs.end());
   Progress progress;
   std::int64_t done = 0;
-  for (const auto& slug : slugs) {
-    if (const auto show = database.load_show_pages(slug)) {
-      writer.write_show(*show);
-    } else {
-      writer.remove_show(slug);
+  for (std::size_t first = 0; first < slugs.size(); first += k_render_batch_shows) {
+    const std::vector<std::string> part(
+        slugs.begin() + static_cast<std::ptrdiff_t>(first),
+        slugs.begin() + static_cast<std::ptrdiff_t>(
+                            std::min(slugs.size(), first + std::size_t{k_render_batch_shows})));
+    std::set<std::string> listed;
+    for (const auto& show : database.load_show_pages(part)) {
+      listed.insert(show.show.slug);
+      writer.write_show(show);
     }
-    progress.shows(++done, slugs.size());
+    for (const auto& slug : part) {
+      if (!listed.contains(slug)) {
+        writer.remove_show(slug); // it left the directory
+      }
+    }
+    done += static_cast<std::int64_t>(part.size());
+    progress.shows(done, slugs.size());
   }
   if (!changed.empty() || previous.lists_expired) {
     write_lists(database, writer);

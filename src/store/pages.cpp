@@ -62,6 +62,26 @@ std::string id_array(const std::vector<std::int64_t>& ids) {
   return text;
 }
 
+// A text[] literal: every element quoted, '"' and '\\' escaped.
+std::string text_array(const std::vector<std::string>& items) {
+  std::string text = "{";
+  for (const auto& item : items) {
+    if (text.size() > 1) {
+      text += ',';
+    }
+    text += '"';
+    for (const char c : item) {
+      if (c == '"' || c == '\\') {
+        text += '\\';
+      }
+      text += c;
+    }
+    text += '"';
+  }
+  text += '}';
+  return text;
+}
+
 // Categories for each show id, from k_show_categories.
 std::map<std::int64_t, std::vector<CategoryEntry>> categories_of(
     SnapshotTransaction& txn, const std::vector<std::int64_t>& ids) {
@@ -337,15 +357,27 @@ std::vector<ShowPages> Database::load_show_batch(const std::string& after_slug, 
 }
 
 std::optional<ShowPages> Database::load_show_pages(const std::string& slug) {
-  return guarded(m_impl->redacted_url, "load a show", [&]() -> std::optional<ShowPages> {
+  auto batch = load_show_pages(std::vector<std::string>{slug});
+  if (batch.empty()) {
+    return std::nullopt;
+  }
+  return std::move(batch.front());
+}
+
+std::vector<ShowPages> Database::load_show_pages(const std::vector<std::string>& slugs) {
+  if (slugs.empty()) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "load shows", [&] {
     SnapshotTransaction txn(m_impl->connection);
-    auto batch =
-        with_episodes(txn, exec_named(txn, "podcrawl_page_show", k_listed_show_by_slug, slug));
+    static const std::string k_shows = std::string("SELECT ") + k_show_columns +
+                                       " FROM shows s JOIN feeds f ON f.id = s.feed_id"
+                                       " WHERE s.slug = ANY($1::text[]) AND " +
+                                       k_listed_show + " ORDER BY s.slug";
+    auto batch = with_episodes(
+        txn, exec_named(txn, "podcrawl_batch_shows_by_slug", k_shows, text_array(slugs)));
     txn.commit();
-    if (batch.empty()) {
-      return std::nullopt;
-    }
-    return std::move(batch.front());
+    return batch;
   });
 }
 

@@ -117,6 +117,9 @@ public:
   // One listed show with all current episodes, as in load_show_batch; nullopt when no listed
   // show has that slug (never stored, removed, or without a title).
   std::optional<ShowPages> load_show_pages(const std::string& slug);
+  // The listed shows among `slugs` (at most a batch's worth), in slug order; a slug that names
+  // no listed show is left out.
+  std::vector<ShowPages> load_show_pages(const std::vector<std::string>& slugs);
   // For readers that catch up on changes (an incremental render, a server on a replica): a
   // token for the database's state now, to pass to shows_changed_since later. Take it before
   // reading: every change it does not cover is reported later.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,21 @@ TEST_F(PagesTest, OneShowLoadsAsInABatch) {
   EXPECT_EQ(episode_keys(one->episodes), episode_keys(batch[0].episodes));
   ASSERT_EQ(one->categories.size(), 1u);
   EXPECT_FALSE(db().load_show_pages("no-such-show").has_value());
+}
+
+TEST_F(PagesTest, ShowsLoadBySlugsLeavingOutThoseNotListed) {
+  const std::string first = stored_show("First", "en", {"News"}, 2);
+  const std::string second = stored_show("Second", "en", {"News"}, 1);
+  const auto batch = db().load_show_pages(
+      std::vector<std::string>{second, "no-such-show", "quote\"and\\slash", first});
+  ASSERT_EQ(batch.size(), 2u);
+  std::set<std::string> slugs{batch[0].show.slug, batch[1].show.slug};
+  EXPECT_EQ(slugs, (std::set<std::string>{first, second}));
+  for (const auto& show : batch) {
+    EXPECT_EQ(show.episodes.size(), show.show.slug == first ? 2u : 1u);
+    EXPECT_EQ(show.categories.size(), 1u);
+  }
+  EXPECT_TRUE(db().load_show_pages(std::vector<std::string>{}).empty());
 }
 
 TEST_F(PagesTest, ShowsChangedSinceASnapshotIncludeEverySaveAndRemovalAfterIt) {
