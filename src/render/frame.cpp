@@ -15,6 +15,7 @@ constexpr const char* k_interface_keys[] = {
     "rss_feed",       "explicit",       "no_podcasts",       "footer",       "latest_episodes",
     "pages",          "previous_page",  "next_page",         "opml",         "not_found_title",
     "not_found_text", "back_home",      "content_languages", "transcript",   "chapters",
+    "search",         "search_label",
 };
 
 Data interface_strings(const l10n::Localizer& localizer) {
@@ -40,25 +41,6 @@ Data alternates(const Site& site, std::string_view path) {
   return list;
 }
 
-// Links to the same page in every locale, relative to the page, or from `absolute_root` (a
-// path ending in '/') when given.
-Data language_links(const Site& site, const l10n::Localizer& current, std::string_view path,
-                    std::string_view absolute_root = {}) {
-  const std::string to_site_root =
-      absolute_root.empty() ? relative_prefix(path) + "../" : std::string(absolute_root);
-  Data list{Data::type::list};
-  for (const auto& localizer : site.localizers) {
-    Data link;
-    link.set("href", to_site_root + localizer.tag() + "/" + std::string(path));
-    link.set("tag", localizer.tag());
-    link.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
-    link.set("name", localizer.native_name());
-    link.set("current", localizer.tag() == current.tag());
-    list.push_back(link);
-  }
-  return list;
-}
-
 Data open_graph_alternates(const Site& site, const l10n::Localizer& current) {
   Data list{Data::type::list};
   for (const auto& localizer : site.localizers) {
@@ -72,6 +54,24 @@ Data open_graph_alternates(const Site& site, const l10n::Localizer& current) {
 }
 
 } // namespace
+
+Data language_links(const Site& site, const l10n::Localizer& current, std::string_view path,
+                    std::string_view absolute_root, std::string_view suffix) {
+  const std::string to_site_root =
+      absolute_root.empty() ? relative_prefix(path) + "../" : std::string(absolute_root);
+  Data list{Data::type::list};
+  for (const auto& localizer : site.localizers) {
+    Data link;
+    link.set("href",
+             to_site_root + localizer.tag() + "/" + std::string(path) + std::string(suffix));
+    link.set("tag", localizer.tag());
+    link.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
+    link.set("name", localizer.native_name());
+    link.set("current", localizer.tag() == current.tag());
+    list.push_back(link);
+  }
+  return list;
+}
 
 std::string relative_prefix(std::string_view path) {
   std::string prefix;
@@ -132,6 +132,10 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
   data.set("has_description", false);
   data.set("stylesheet_href", relative_link(path, "") + "../" + std::string(k_stylesheet_file));
   data.set("content_security_policy", std::string(k_content_security_policy));
+  data.set("has_search", true);
+  data.set("search_href", relative_link(path, search_path()));
+  data.set("search_query", std::string());
+  data.set("search_max_chars", std::to_string(store::k_max_search_query_chars));
   return data;
 }
 
@@ -157,6 +161,7 @@ Data not_found_page(const Site& site, const l10n::Localizer& localizer) {
   data.set("home_href", site_root + localizer.tag() + "/");
   data.set("languages", language_links(site, localizer, "", site_root));
   data.set("stylesheet_href", site_root + std::string(k_stylesheet_file));
+  data.set("search_href", site_root + localizer.tag() + "/" + search_path());
   return data;
 }
 
@@ -175,6 +180,7 @@ Data root_page(const Site& site) {
   data.set("content_security_policy",
            std::string(k_content_security_policy) + "; script-src 'self'");
   data.set("has_languages", false);
+  data.set("has_search", false); // the chooser has no locale to search in
   Data locales{Data::type::list};
   for (const auto& localizer : site.localizers) {
     Data locale;

@@ -5,8 +5,6 @@
 
 namespace podcrawl::render::internal {
 
-namespace {
-
 Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
                std::string_view from_path) {
   Data item;
@@ -21,6 +19,8 @@ Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
   item.set("episode_count", localizer.count("episodes", show.episode_count));
   return item;
 }
+
+namespace {
 
 // Shows in the order the model gives (the store's list order, the same in every locale).
 Data show_list(const l10n::Localizer& localizer, const std::vector<store::ShowSummary>& shows,

@@ -29,6 +29,32 @@ std::string episode_path(std::string_view show_slug, std::string_view episode_sl
   return show_path(show_slug) + std::string(episode_slug) + "/";
 }
 
+std::string search_path(std::int64_t page) {
+  return paged("search/", page);
+}
+
+std::string search_query_suffix(std::string_view query) {
+  if (query.empty()) {
+    return {};
+  }
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  std::string suffix = "?q=";
+  for (const char c : query) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
+        (byte >= '0' && byte <= '9') || c == '-' || c == '.' || c == '_' || c == '*') {
+      suffix += c;
+    } else if (c == ' ') {
+      suffix += '+';
+    } else {
+      suffix += '%';
+      suffix += k_hex[byte >> 4];
+      suffix += k_hex[byte & 0x0F];
+    }
+  }
+  return suffix;
+}
+
 std::string list_path(const store::ShowListPage& list, std::int64_t page) {
   return list.kind == store::ListKind::category ? category_path(list.category.slug, page)
                                                 : language_path(list.language.tag, page);

@@ -30,11 +30,12 @@ constexpr std::string_view k_stylesheet_file = "site.css";
 constexpr std::string_view k_locale_script_file = "choose-locale.js";
 
 // Every page's Content-Security-Policy (a meta element, so it holds wherever the site is hosted):
-// the site's stylesheet, images and media from the web, and nothing else: no script, no inline
-// style, no plugin, no form target, no base URL. The language chooser adds script-src 'self'.
+// the site's stylesheet, images and media from the web, the search form sent to the site itself,
+// and nothing else: no script, no inline style, no plugin, no base URL. The language chooser
+// adds script-src 'self'.
 constexpr std::string_view k_content_security_policy =
     "default-src 'none'; style-src 'self'; img-src http: https:; media-src http: https:;"
-    " base-uri 'none'; form-action 'none'";
+    " base-uri 'none'; form-action 'self'";
 
 struct Templates {
   std::string head;
@@ -47,6 +48,7 @@ struct Templates {
   Template show{""};
   Template episode{""};
   Template not_found{""};
+  Template search{""};
   std::string stylesheet;
   std::string locale_script;
 };
@@ -70,6 +72,9 @@ std::string category_path(std::string_view slug, std::int64_t page = 1);
 std::string language_path(std::string_view tag, std::int64_t page = 1);
 std::string show_path(std::string_view slug, std::int64_t page = 1);
 std::string episode_path(std::string_view show_slug, std::string_view episode_slug);
+std::string search_path(std::int64_t page = 1);
+// "?q=<query>" as an HTML form writes it (application/x-www-form-urlencoded); "" for no query.
+std::string search_query_suffix(std::string_view query);
 // The locale-relative path of page `page` of a list page model.
 std::string list_path(const store::ShowListPage& list, std::int64_t page);
 // Where a show's OPML file lives, relative to the site root (one file for every locale).
@@ -90,6 +95,10 @@ Data episode_item(const Site& site, const l10n::Localizer& localizer, std::strin
                   const std::string& show_language, const feed::Episode& episode,
                   std::string_view episode_slug, std::string_view from_path);
 
+// A show as an item of a list on the page at from_path: title, link, author, episode count.
+Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
+               std::string_view from_path);
+
 // Page data, one builder per page kind; each carries the shared frame (head, header, footer).
 Data root_page(const Site& site);
 Data home_page(const Site& site, const l10n::Localizer& localizer, const store::HomePage& home);
@@ -97,12 +106,17 @@ Data list_page(const Site& site, const l10n::Localizer& localizer, const store::
 Data show_page(const Site& site, const l10n::Localizer& localizer, const store::ShowPage& page);
 Data episode_page(const Site& site, const l10n::Localizer& localizer,
                   const store::EpisodePage& page);
+Data search_page(const Site& site, const l10n::Localizer& localizer, const store::SearchPage& page);
 // The localized 404 page; its links are absolute paths, as it is served at any address.
 Data not_found_page(const Site& site, const l10n::Localizer& localizer);
 // The frame every locale page shares: lang, dir, title, alternates, language links, strings,
-// Open Graph properties.
+// Open Graph properties, the search form.
 Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_view path,
                 std::string_view page_title);
+// Links to the same page in every locale, relative to the page, or from `absolute_root` (a
+// path ending in '/') when given; `suffix` (a query) ends each.
+Data language_links(const Site& site, const l10n::Localizer& current, std::string_view path,
+                    std::string_view absolute_root = {}, std::string_view suffix = {});
 // A category's name for display: the catalog's name for Apple's top-level categories (in the
 // locale's language), else the feed's spelling in the feed's language. Sets name, name_lang.
 void set_category_name(Data& data, const l10n::Localizer& localizer,
@@ -113,9 +127,11 @@ void set_category_name(Data& data, const l10n::Localizer& localizer,
 void set_time(Data& data, const Site& site, const l10n::Localizer& localizer,
               const std::string& name, std::string_view key, std::optional<std::int64_t> t);
 // The page navigation of a paginated list: previous, first, a window around the current page,
-// last, next (has_pagination, pagination, previous_href, next_href); path_of(n) is page n's path.
+// last, next (has_pagination, pagination, previous_href, next_href); path_of(n) is page n's path,
+// and href_suffix (a query, "?q=…") ends every link.
 void set_pagination(Data& data, const l10n::Localizer& localizer, std::int64_t pages,
-                    std::int64_t page, const std::function<std::string(std::int64_t)>& path_of);
+                    std::int64_t page, const std::function<std::string(std::int64_t)>& path_of,
+                    std::string_view href_suffix = {});
 
 // Meta descriptions are plain text cut to this many characters.
 constexpr std::size_t k_meta_description_chars = 200;

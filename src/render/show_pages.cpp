@@ -118,10 +118,10 @@ Data category_links(const l10n::Localizer& localizer,
 }
 
 Data page_link(const l10n::Localizer& localizer, const std::string& from, const std::string& to,
-               std::int64_t page, bool current) {
+               std::int64_t page, bool current, std::string_view href_suffix) {
   Data link;
   link.set("label", localizer.number(page));
-  link.set("href", relative_link(from, to));
+  link.set("href", relative_link(from, to) + std::string(href_suffix));
   link.set("current", current);
   link.set("gap", false);
   return link;
@@ -161,7 +161,8 @@ void set_time(Data& data, const Site& site, const l10n::Localizer& localizer,
 }
 
 void set_pagination(Data& data, const l10n::Localizer& localizer, std::int64_t pages,
-                    std::int64_t page, const std::function<std::string(std::int64_t)>& path_of) {
+                    std::int64_t page, const std::function<std::string(std::int64_t)>& path_of,
+                    std::string_view href_suffix) {
   data.set("has_pagination", pages > 1);
   data.set("has_previous", page > 1);
   data.set("has_next", page < pages);
@@ -170,17 +171,17 @@ void set_pagination(Data& data, const l10n::Localizer& localizer, std::int64_t p
   }
   const std::string from = path_of(page);
   if (page > 1) {
-    data.set("previous_href", relative_link(from, path_of(page - 1)));
+    data.set("previous_href", relative_link(from, path_of(page - 1)) + std::string(href_suffix));
   }
   if (page < pages) {
-    data.set("next_href", relative_link(from, path_of(page + 1)));
+    data.set("next_href", relative_link(from, path_of(page + 1)) + std::string(href_suffix));
   }
   Data links{Data::type::list};
   bool gap = false;
   for (std::int64_t to = 1; to <= pages; ++to) {
     const bool near = to + k_page_links_around >= page && to <= page + k_page_links_around;
     if (to == 1 || to == pages || near) {
-      links.push_back(page_link(localizer, from, path_of(to), to, to == page));
+      links.push_back(page_link(localizer, from, path_of(to), to, to == page, href_suffix));
       gap = false;
     } else if (!gap) {
       Data ellipsis;

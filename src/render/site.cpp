@@ -69,6 +69,7 @@ Templates load_templates(const std::filesystem::path& dir) {
   compile_template(templates.show, dir, "show");
   compile_template(templates.episode, dir, "episode");
   compile_template(templates.not_found, dir, "not_found");
+  compile_template(templates.search, dir, "search");
   templates.stylesheet = read_asset(dir / k_stylesheet_file);
   templates.locale_script = read_asset(dir / k_locale_script_file);
   return templates;
@@ -237,6 +238,13 @@ RenderedPage Renderer::episode_page(const store::EpisodePage& page, std::string_
       [&](const auto& site, const auto& l) { return internal::episode_page(site, l, page); });
 }
 
+RenderedPage Renderer::search_page(const store::SearchPage& page, std::string_view locale,
+                                   std::int64_t now) {
+  return m_impl->render(
+      m_impl->templates.search, locale, now,
+      [&](const auto& site, const auto& l) { return internal::search_page(site, l, page); });
+}
+
 std::string Renderer::show_opml(const store::StoredShow& show) const {
   return internal::show_opml(show);
 }
@@ -255,6 +263,10 @@ std::string Renderer::category_path(std::string_view slug, std::int64_t page) {
 
 std::string Renderer::language_path(std::string_view tag, std::int64_t page) {
   return internal::language_path(tag, page);
+}
+
+std::string Renderer::search_path(std::int64_t page) {
+  return internal::search_path(page);
 }
 
 std::string Renderer::show_path(std::string_view slug, std::int64_t page) {

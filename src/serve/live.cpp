@@ -262,10 +262,30 @@ struct LiveDirectory::Impl {
   }
 
   Page render_page(const Route& route, std::int64_t at) {
+    return with_database([&](store::Database& database, render::Renderer& renderer) {
+      return load_and_render(database, renderer, route, at);
+    });
+  }
+
+  // Results depend on the words, so they are never cached; each answer is rendered at once and
+  // is stale as soon as a crawl stores something (max-age=0).
+  Page search_page(const Route& route, const std::string& words, std::int64_t at) {
+    return with_database([&](store::Database& database, render::Renderer& renderer) -> Page {
+      const auto results = database.load_search_page(words, route.page);
+      if (!results) {
+        return nullptr;
+      }
+      return make_page(renderer.search_page(*results, route.locale, at).html, k_html, wall_clock(),
+                       at, {});
+    });
+  }
+
+  template <typename Work>
+  Page with_database(Work&& work) {
     auto database = databases.take();
     auto renderer = renderers.take();
     try {
-      return load_and_render(*database, *renderer, route, at);
+      return work(*database, *renderer);
     } catch (const core::EnvironmentError&) {
       database.discard();
       throw;
@@ -411,12 +431,18 @@ struct LiveDirectory::Impl {
       case Kind::redirect: {
         http::Response response;
         response.status = 301;
-        response.headers.emplace_back("Location", route.location);
+        response.headers.emplace_back("Location", request.query.empty()
+                                                      ? route.location
+                                                      : route.location + "?" + request.query);
         add_security_headers(response);
         return response;
       }
       case Kind::not_found:
         return not_found_answer(request, at);
+      case Kind::search: {
+        const Page found = search_page(route, query_value(request.query, "q"), at);
+        return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
+      }
       default:
         break;
     }

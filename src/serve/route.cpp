@@ -100,6 +100,13 @@ Route route_folder(const std::vector<std::string_view>& parts,
     route.kind = Kind::home;
     return route;
   }
+  if (parts[1] == "search") {
+    if (const auto page = list_page({parts.begin() + 2, parts.end()})) {
+      route.kind = Kind::search;
+      route.page = *page;
+    }
+    return route;
+  }
   if (parts.size() < 3 || !is_segment(parts[2])) {
     return route;
   }
@@ -206,6 +213,10 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
     case Kind::episode:
       result.key = result.locale + "/podcasts/" + result.slug + "/" + result.episode + "/";
       break;
+    case Kind::search:
+      result.key = result.locale + "/search/" +
+                   (result.page > 1 ? "page/" + std::to_string(result.page) + "/" : "");
+      break;
     case Kind::opml:
       result.key = "opml/" + result.slug + ".opml";
       break;
@@ -216,6 +227,38 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
       result.key = *decoded;
   }
   return result;
+}
+
+std::string query_value(std::string_view query, std::string_view name) {
+  std::size_t start = 0;
+  while (start <= query.size()) {
+    const std::size_t end = std::min(query.find('&', start), query.size());
+    const std::string_view field = query.substr(start, end - start);
+    start = end + 1;
+    const std::size_t equals = field.find('=');
+    if (field.substr(0, equals) != name) {
+      continue;
+    }
+    if (equals == std::string_view::npos) {
+      return {};
+    }
+    std::string value;
+    const std::string_view encoded = field.substr(equals + 1);
+    for (std::size_t i = 0; i < encoded.size(); ++i) {
+      const char c = encoded[i];
+      const auto high =
+          c == '%' && i + 2 < encoded.size() ? core::hex_value(encoded[i + 1]) : std::nullopt;
+      const auto low = high ? core::hex_value(encoded[i + 2]) : std::nullopt;
+      if (low) {
+        value += static_cast<char>(*high * 16 + *low);
+        i += 2;
+      } else {
+        value += c == '+' ? ' ' : c;
+      }
+    }
+    return value;
+  }
+  return {};
 }
 
 const char* to_string(Route::Kind kind) {
@@ -241,6 +284,8 @@ const char* to_string(Route::Kind kind) {
       return "show";
     case Kind::episode:
       return "episode";
+    case Kind::search:
+      return "search";
     case Kind::redirect:
       return "redirect";
     case Kind::not_found:

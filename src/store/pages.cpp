@@ -342,6 +342,135 @@ std::optional<EpisodePage> Database::load_episode_page(const std::string& show_s
   });
 }
 
+namespace {
+
+// A query as a search reads it: storable text, runs of white space made one space, trimmed.
+std::string normalized_query(const std::string& query) {
+  std::string text;
+  bool space = false;
+  for (const char c : storable_text(query)) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      space = !text.empty();
+      continue;
+    }
+    if (space) {
+      text += ' ';
+      space = false;
+    }
+    text += c;
+  }
+  return text;
+}
+
+std::size_t character_count(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// The ranked matches of $1: the first $2 listed shows and the first $2 current episodes of
+// listed shows that match it, each read in its own search configuration, best first, from
+// offset $4, at most $3: show id, episode id (0 for a show), every match, the shows matched,
+// the episodes matched.
+constexpr const char* k_search_matches =
+    "WITH q AS ("
+    "  SELECT c.oid::regconfig AS cfg, websearch_to_tsquery(c.oid::regconfig, $1::text) AS query"
+    "  FROM pg_ts_config c"
+    "), shows_found AS ("
+    "  SELECT s.id AS show_id, 0::bigint AS episode_id, ts_rank(s.search_vector, q.query) AS rank"
+    "  FROM q JOIN shows s ON s.search_config = q.cfg AND s.search_vector @@ q.query"
+    "  WHERE s.active AND s.title <> '' LIMIT $2"
+    "), episodes_found AS ("
+    "  SELECT e.show_id, e.id, ts_rank(e.search_vector, q.query)"
+    "  FROM q JOIN episodes e ON e.search_config = q.cfg AND e.search_vector @@ q.query"
+    "  JOIN shows s ON s.id = e.show_id"
+    "  WHERE e.removed_at IS NULL AND s.active AND s.title <> '' LIMIT $2"
+    "), found AS (SELECT * FROM shows_found UNION ALL SELECT * FROM episodes_found)"
+    " SELECT show_id, episode_id, count(*) OVER (), (SELECT count(*) FROM shows_found),"
+    "  (SELECT count(*) FROM episodes_found)"
+    " FROM found ORDER BY rank DESC, show_id, episode_id LIMIT $3 OFFSET $4";
+
+// How long one search may take before the database cancels it.
+constexpr const char* k_search_timeout = "SET LOCAL statement_timeout = 3000";
+
+} // namespace
+
+std::optional<SearchPage> Database::load_search_page(const std::string& query, std::int64_t page) {
+  const std::int64_t last_page = page_count(2 * k_search_candidates, k_search_results_per_page);
+  if (page < 1 || page > last_page) {
+    return std::nullopt;
+  }
+  SearchPage result;
+  result.query = normalized_query(query);
+  result.page = page;
+  if (character_count(result.query) > k_max_search_query_chars) {
+    result.too_long = true;
+  }
+  if (result.query.empty() || result.too_long) {
+    return page == 1 ? std::optional<SearchPage>(std::move(result)) : std::nullopt;
+  }
+  return guarded(m_impl->redacted_url, "search", [&]() -> std::optional<SearchPage> {
+    SnapshotTransaction txn(m_impl->connection);
+    txn.exec(k_search_timeout);
+    const auto matches = exec_named(txn, "podcrawl_search_matches", k_search_matches, result.query,
+                                    k_search_candidates, k_search_results_per_page,
+                                    (page - 1) * k_search_results_per_page);
+    if (matches.empty()) {
+      txn.commit();
+      return page == 1 ? std::optional<SearchPage>(std::move(result)) : std::nullopt;
+    }
+    result.total = matches[0][2].as<std::int64_t>();
+    result.more = matches[0][3].as<std::int64_t>() >= k_search_candidates ||
+                  matches[0][4].as<std::int64_t>() >= k_search_candidates;
+    std::vector<std::int64_t> show_ids;
+    std::vector<std::int64_t> episode_ids;
+    for (const auto& row : matches) {
+      show_ids.push_back(row[0].as<std::int64_t>());
+      if (const auto episode = row[1].as<std::int64_t>(); episode != 0) {
+        episode_ids.push_back(episode);
+      }
+    }
+    static const std::string k_shows = std::string("SELECT ") + k_summary_columns +
+                                       ", s.id FROM shows s WHERE s.id = ANY($1::bigint[])";
+    std::map<std::int64_t, ShowSummary> shows;
+    for (const auto& row : exec_named(txn, "podcrawl_search_shows", k_shows, id_array(show_ids))) {
+      shows.emplace(row[5].as<std::int64_t>(), summary_from_row(row));
+    }
+    static const std::string k_episodes =
+        std::string("SELECT ") + k_episode_columns +
+        ", s.slug, s.title, s.language, e.id FROM episodes e JOIN shows s ON s.id = e.show_id"
+        " WHERE e.id = ANY($1::bigint[])";
+    std::map<std::int64_t, EpisodeEntry> episodes;
+    for (const auto& row :
+         exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
+      StoredShow holder;
+      add_episode(row, holder);
+      episodes.emplace(
+          row[22].as<std::int64_t>(),
+          EpisodeEntry{row[19].as<std::string>(), row[20].as<std::string>(),
+                       row[21].as<std::string>(), std::move(holder.episode_slugs.front()),
+                       std::move(holder.show.episodes.front())});
+    }
+    txn.commit();
+    for (const auto& row : matches) {
+      const auto show = shows.find(row[0].as<std::int64_t>());
+      if (show == shows.end()) {
+        continue;
+      }
+      SearchResult entry{show->second, std::nullopt};
+      if (const auto id = row[1].as<std::int64_t>(); id != 0) {
+        const auto episode = episodes.find(id);
+        if (episode == episodes.end()) {
+          continue;
+        }
+        entry.episode = episode->second;
+      }
+      result.results.push_back(std::move(entry));
+    }
+    return result;
+  });
+}
+
 std::vector<ShowPages> Database::load_show_batch(const std::string& after_slug, int limit) {
   return guarded(m_impl->redacted_url, "load shows", [&] {
     SnapshotTransaction txn(m_impl->connection);

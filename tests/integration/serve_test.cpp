@@ -387,6 +387,59 @@ TEST_F(LiveServe, AServerThatPollsForChangesAsOnAReplicaSeesTheNewEpisodeToo) {
   expect_a_new_episode_on_the_live_pages(port);
 }
 
+TEST_F(LiveServe, SearchesTheDirectoryInEveryLocaleWithoutJavaScript) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  // Every page's header sends its words to the locale's search page.
+  EXPECT_NE(get(port, show_address()).body.find("action=\"../../search/\" method=\"get\""),
+            std::string::npos);
+
+  // 83 episodes match "modules": five pages of 20, never cached by others.
+  const Answer results = get(port, "/en/search/?q=modules");
+  ASSERT_EQ(results.status, 200);
+  EXPECT_EQ(results.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_EQ(results.header("cache-control"), "max-age=0");
+  EXPECT_NE(results.body.find("<p class=\"meta\">83 results</p>"), std::string::npos);
+  EXPECT_NE(results.body.find("href=\"../podcasts/" + m_tech_slug + "/"), std::string::npos);
+  EXPECT_NE(results.body.find("href=\"page/2/?q=modules\" rel=\"next\""), std::string::npos);
+  EXPECT_NE(results.body.find("<meta name=\"robots\" content=\"noindex\">"), std::string::npos);
+  EXPECT_EQ(get(port, "/en/search/page/5/?q=modules").status, 200);
+  EXPECT_EQ(get(port, "/en/search/page/6/?q=modules").status, 404);
+  const Answer again =
+      get(port, "/en/search/?q=modules", {"If-None-Match: " + results.header("etag")});
+  EXPECT_EQ(again.status, 304);
+
+  // An Arabic reader, an Arabic query (percent-encoded UTF-8, '+' for the space).
+  const Answer arabic =
+      get(port,
+          "/ar/search/"
+          "?q=%D8%A8%D9%88%D8%AF%D9%83%D8%A7%D8%B3%D8%AA+%D8%A7%D9%84%D8%AD%D9%84%D9%82%D8%A9");
+  ASSERT_EQ(arabic.status, 200);
+  EXPECT_NE(arabic.body.find("<html lang=\"ar\" dir=\"rtl\">"), std::string::npos);
+  EXPECT_NE(arabic.body.find("<bdi lang=\"ar\">بودكاست الحلقة</bdi>"), std::string::npos);
+  EXPECT_NE(arabic.body.find("نتائج البحث عن <bdi dir=\"auto\">بودكاست الحلقة</bdi>"),
+            std::string::npos);
+
+  // The address without its '/' keeps the words.
+  const Answer moved = get(port, "/en/search?q=modules");
+  EXPECT_EQ(moved.status, 301);
+  EXPECT_EQ(moved.header("location"), "/en/search/?q=modules");
+
+  // Empty, over-long and hostile words get a page, never an error.
+  EXPECT_NE(get(port, "/en/search/").body.find("Type a few words"), std::string::npos);
+  EXPECT_NE(get(port, "/en/search/?q=+++").body.find("Type a few words"), std::string::npos);
+  EXPECT_NE(get(port, "/en/search/?q=" + std::string(400, 'a')).body.find("at most 200"),
+            std::string::npos);
+  for (const std::string query :
+       {"q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", "q=%FF%FE%00%22", "q=%", "q=%G1&q=second",
+        "q=a%27)%20OR%201%3D1%20--", "q=!!!%20%7C%20%26"}) {
+    const Answer answer = get(port, "/en/search/?" + query);
+    EXPECT_EQ(answer.status, 200) << query;
+    EXPECT_EQ(answer.body.find("<script>"), std::string::npos) << query;
+  }
+  EXPECT_EQ(get(port, "/en/search/page/2/?q=").status, 404);
+}
+
 TEST_F(LiveServe, RefusesMalformedRequestsOverLongHeadersAndPathsOutsideTheSite) {
   const int port = start_serve();
   ASSERT_NE(port, 0);

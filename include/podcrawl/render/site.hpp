@@ -62,6 +62,10 @@ public:
   RenderedPage show_page(const store::ShowPage& page, std::string_view locale, std::int64_t now);
   RenderedPage episode_page(const store::EpisodePage& page, std::string_view locale,
                             std::int64_t now);
+  // A page of search results, or the page that asks for words (an empty or too long query).
+  // Only the live directory answers it: an exported site has no search pages.
+  RenderedPage search_page(const store::SearchPage& page, std::string_view locale,
+                           std::int64_t now);
   // The show's OPML document, one for every locale; empty when its feed URL is not http(s).
   std::string show_opml(const store::StoredShow& show) const;
   // The site's stylesheet and the language chooser's script.
@@ -74,6 +78,7 @@ public:
   static std::string language_path(std::string_view tag, std::int64_t page = 1);
   static std::string show_path(std::string_view slug, std::int64_t page = 1);
   static std::string episode_path(std::string_view show_slug, std::string_view episode_slug);
+  static std::string search_path(std::int64_t page = 1);
   // The default of SiteOptions::max_page_lifetime.
   static constexpr std::int64_t k_max_lifetime = 86400;
   static constexpr std::string_view k_stylesheet_file = "site.css";

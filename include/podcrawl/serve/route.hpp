@@ -23,6 +23,7 @@ struct Route {
     language,       // "/<locale>/languages/<tag>/[page/<n>/]"
     show,           // "/<locale>/podcasts/<slug>/[page/<n>/]"
     episode,        // "/<locale>/podcasts/<slug>/<episode>/"
+    search,         // "/<locale>/search/[page/<n>/]", the words in the query's q
     redirect,       // a page's address without its trailing '/': 301 to `location`
     not_found,      // anything else
   };
@@ -47,6 +48,11 @@ inline constexpr std::int64_t k_max_page_number = 1'000'000'000;
 // `site_path` is the site URL's path ("" or "/dir"): requests outside it name nothing.
 Route route(std::string_view path, const std::vector<std::string>& locales,
             std::string_view site_path = {});
+
+// The value of field `name` of a query string as an HTML form sends it
+// (application/x-www-form-urlencoded: '+' is a space, %XX a byte; a malformed escape stays as it
+// is): the first such field, "" when there is none. The bytes may be any, invalid UTF-8 too.
+std::string query_value(std::string_view query, std::string_view name);
 
 // A short name of the route kind for metrics and logs: "show", "episode", …
 const char* to_string(Route::Kind kind);

@@ -111,6 +111,11 @@ public:
   std::optional<ShowPage> load_show_page(const std::string& slug, std::int64_t page);
   std::optional<EpisodePage> load_episode_page(const std::string& show_slug,
                                                const std::string& episode_slug);
+  // A page of the listed shows and episodes matching `query` (PostgreSQL full-text search, each
+  // show and episode read in its own language), ranked. An empty query finds nothing and a too
+  // long one is not run (SearchPage::too_long); nullopt for a page past the last. Bounded: at
+  // most k_search_candidates shows and episodes are ranked, under a statement timeout.
+  std::optional<SearchPage> load_search_page(const std::string& query, std::int64_t page);
   // For a walk over the whole directory, one bounded batch at a time: the listed shows with a
   // slug after `after_slug`, in slug order, at most `limit`, each with all current episodes.
   std::vector<ShowPages> load_show_batch(const std::string& after_slug, int limit);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,30 @@ struct ShowListPage {
   std::int64_t page = 1;
   std::int64_t total = 0;
   std::vector<ShowSummary> shows;
+};
+
+// Results per page of a search of the directory.
+inline constexpr std::int64_t k_search_results_per_page = 20;
+// A search ranks at most this many matching shows and as many matching episodes: the time and
+// memory of a search stay bounded however common its words are.
+inline constexpr std::int64_t k_search_candidates = 500;
+// Longest search of the directory, in characters; a longer one is not run.
+inline constexpr std::size_t k_max_search_query_chars = 200;
+
+// One search result: a show, or one of its episodes.
+struct SearchResult {
+  ShowSummary show;                    // the show, or the episode's show
+  std::optional<EpisodeEntry> episode; // set for an episode
+};
+
+// One page of the results of a search, best first.
+struct SearchPage {
+  std::string query;     // the words searched: white space collapsed, storable text
+  bool too_long = false; // the query had more than k_max_search_query_chars: nothing searched
+  std::int64_t page = 1;
+  std::int64_t total = 0; // results on every page
+  bool more = false;      // more matched than were ranked (k_search_candidates)
+  std::vector<SearchResult> results;
 };
 
 // The number of pages a list of `total` entries takes at `per_page` a page (at least 1).

@@ -371,7 +371,7 @@ TEST_F(RenderedSite, EveryPageCarriesAStrictContentSecurityPolicy) {
   const std::string policy =
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &apos;none&apos;; "
       "style-src &apos;self&apos;; img-src http: https:; media-src http: https:; base-uri "
-      "&apos;none&apos;; form-action &apos;none&apos;";
+      "&apos;none&apos;; form-action &apos;self&apos;";
   int pages = 0;
   for (const auto& [name, content] : read_tree(m_dir.path())) {
     if (!name.ends_with(".html")) {
@@ -386,6 +386,14 @@ TEST_F(RenderedSite, EveryPageCarriesAStrictContentSecurityPolicy) {
     EXPECT_EQ(content.find(" style="), std::string::npos);
     const bool chooser = name == "index.html";
     EXPECT_EQ(content.find("script-src"), chooser ? at + policy.size() + 2 : std::string::npos);
+    // The one form, the search in the header, is sent to the site's own search page.
+    const std::size_t form = content.find("<form");
+    EXPECT_EQ(form == std::string::npos, chooser);
+    if (form != std::string::npos) {
+      const std::string tag = content.substr(form, content.find('>', form) - form + 1);
+      EXPECT_NE(tag.find("search/\" method=\"get\""), std::string::npos) << tag;
+      EXPECT_EQ(content.find("<form", form + 1), std::string::npos);
+    }
     for (std::size_t script = content.find("<script"); script != std::string::npos;
          script = content.find("<script", script + 1)) {
       const std::string tag = content.substr(script, content.find('>', script) - script + 1);
@@ -756,6 +764,74 @@ TEST(RenderSite, RejectsUnknownLocalesAndRelativeSiteUrls) {
   options = options_for(dir.path());
   options.site.site_url = "podcasts.example";
   EXPECT_THROW(render_site({hello_world_tech()}, options), core::UsageError);
+}
+
+// A page of search results: a show and an episode, the words isolated and escaped, every link
+// (pages, locales) carrying the words, nothing for crawlers to index.
+TEST(SearchPage, ListsShowsAndEpisodesAndKeepsTheWordsInEveryLink) {
+  testing::TempDir dir;
+  Renderer renderer(options_for(dir.path()).site);
+  const store::StoredShow show = hello_world_tech();
+  store::SearchPage results;
+  results.query = "compilers <b>";
+  results.page = 2;
+  results.total = 45;
+  results.results.push_back({{show.slug, show.show.title, show.show.author, "en", 83}, {}});
+  results.results.push_back({{show.slug, show.show.title, show.show.author, "en", 83},
+                             store::EpisodeEntry{show.slug, show.show.title, "en",
+                                                 show.episode_slugs[3], show.show.episodes[3]}});
+  const std::string html = renderer.search_page(results, "ar", k_now).html;
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"ar\" dir=\"rtl\">", 0), 0U);
+  EXPECT_NE(html.find("<meta name=\"robots\" content=\"noindex\">"), std::string::npos);
+  EXPECT_EQ(html.find("rel=\"canonical\""), std::string::npos);
+  EXPECT_NE(
+      html.find("<h1>نتائج البحث عن <bdi dir=\"auto\">compilers &lt;b&gt;</bdi> · الصفحة 2</h1>"),
+      std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+  EXPECT_NE(html.find("45 نتيجة"), std::string::npos);
+  // The show, then the episode with its show.
+  const auto show_link = html.find(
+      "<a href=\"../../../podcasts/hello-world-tech/\"><bdi lang=\"en\">Hello World "
+      "Tech</bdi></a>");
+  const auto episode_link =
+      html.find("<a href=\"../../../podcasts/hello-world-tech/episode-80/\">");
+  ASSERT_NE(show_link, std::string::npos);
+  ASSERT_NE(episode_link, std::string::npos);
+  EXPECT_LT(show_link, episode_link);
+  EXPECT_NE(html.find("حلقة من <a href=\"../../../podcasts/hello-world-tech/\">", episode_link),
+            std::string::npos);
+  // Three pages of 20: the first, this one, the last; each link keeps the words.
+  EXPECT_NE(html.find("href=\"../../?q=compilers+%3Cb%3E\" rel=\"prev\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"../3/?q=compilers+%3Cb%3E\" rel=\"next\""), std::string::npos);
+  EXPECT_NE(html.find("<a aria-current=\"page\">2</a>"), std::string::npos);
+  EXPECT_NE(html.find("href=\"../../../../en/search/page/2/?q=compilers+%3Cb%3E\""),
+            std::string::npos);
+  // The header's form shows the words, and is sent to the locale's search page.
+  EXPECT_NE(html.find("action=\"../../\" method=\"get\""), std::string::npos);
+  EXPECT_NE(html.find("name=\"q\" value=\"compilers &lt;b&gt;\""), std::string::npos);
+}
+
+TEST(SearchPage, AnEmptyOrTooLongQueryGetsAPageThatAsksForWords) {
+  testing::TempDir dir;
+  Renderer renderer(options_for(dir.path()).site);
+  store::SearchPage empty;
+  const std::string asking = renderer.search_page(empty, "en", k_now).html;
+  EXPECT_NE(asking.find("<h1>Search</h1>"), std::string::npos);
+  EXPECT_NE(asking.find("<p>Type a few words to search"), std::string::npos);
+  EXPECT_EQ(asking.find("class=\"pagination\""), std::string::npos);
+
+  store::SearchPage long_query;
+  long_query.query = std::string(300, 'x');
+  long_query.too_long = true;
+  const std::string shorten = renderer.search_page(long_query, "en", k_now).html;
+  EXPECT_NE(shorten.find("at most 200 characters long"), std::string::npos);
+  EXPECT_EQ(shorten.find("?q=xxx"), std::string::npos);
+
+  store::SearchPage nothing;
+  nothing.query = "zzzz";
+  const std::string none = renderer.search_page(nothing, "en", k_now).html;
+  EXPECT_NE(none.find("Nothing in the directory matches"), std::string::npos);
+  EXPECT_EQ(none.find("class=\"results\""), std::string::npos);
 }
 
 } // namespace

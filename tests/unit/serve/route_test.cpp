@@ -49,6 +49,8 @@ TEST(Route, NamesEveryPageOfTheSiteLayout) {
       {"/en/podcasts/hello-world/page/", Kind::episode, "en", "hello-world", "page", 1,
        "en/podcasts/hello-world/page/"},
       {"/en/podcasts/%68ello/", Kind::show, "en", "hello", "", 1, "en/podcasts/hello/"},
+      {"/ar/search/", Kind::search, "ar", "", "", 1, "ar/search/"},
+      {"/en/search/page/4/", Kind::search, "en", "", "", 4, "en/search/page/4/"},
   };
   for (const auto& c : cases) {
     const Route route = serve::route(c.path, k_locales);
@@ -95,12 +97,28 @@ TEST(Route, NamesNothingOutsideTheLayout) {
       "/sitemap.xml.bak",
       "/en/404.htm",
       "/./en/",
+      "/en/search/x/",
+      "/en/search/page/1/",
+      "/search/",
   };
   for (const char* path : cases) {
     EXPECT_EQ(serve::route(path, k_locales).kind, Kind::not_found) << path;
   }
   EXPECT_EQ(serve::route("/" + std::string(k_max_path_bytes, 'a') + "/", k_locales).kind,
             Kind::not_found);
+}
+
+TEST(QueryValue, DecodesTheFirstFieldAsAFormSendsIt) {
+  EXPECT_EQ(query_value("q=hello+world", "q"), "hello world");
+  EXPECT_EQ(query_value("page=2&q=%D8%A8%D8%AD%D8%AB&q=second", "q"), "\xD8\xA8\xD8\xAD\xD8\xAB");
+  EXPECT_EQ(query_value("qq=1&q", "q"), "");
+  EXPECT_EQ(query_value("", "q"), "");
+  EXPECT_EQ(query_value("x=1", "q"), "");
+  // Malformed escapes stay as they are; any byte may come out, NUL and invalid UTF-8 too.
+  EXPECT_EQ(query_value("q=100%&r", "q"), "100%");
+  EXPECT_EQ(query_value("q=%G1%2", "q"), "%G1%2");
+  EXPECT_EQ(query_value("q=%FF%00", "q"), std::string("\xFF\0", 2));
+  EXPECT_EQ(query_value("q=a%2Bb%26c", "q"), "a+b&c");
 }
 
 TEST(Route, SendsAFolderWithoutItsSlashToTheFolder) {

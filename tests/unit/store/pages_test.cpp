@@ -172,6 +172,72 @@ TEST_F(PagesTest, OneShowLoadsAsInABatch) {
   EXPECT_FALSE(db().load_show_pages("no-such-show").has_value());
 }
 
+TEST_F(PagesTest, SearchPagesRankListedShowsAndEpisodesTwentyAPage) {
+  const std::string garden = stored_show("Gardening weekly", "en", {"Leisure"}, 25);
+  stored_show("Cuisines du monde", "fr", {"Arts"}, 2);
+  stored_show("Gardens of the past", "en", {"History"}, 1);
+  ASSERT_TRUE(db().remove_feed("https://feeds.example/2.xml"));
+
+  // English stemming: "gardens" finds "Gardening"; the removed show is not listed.
+  const auto first = db().load_search_page("  gardens\t", 1);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->query, "gardens");
+  EXPECT_EQ(first->total, 26);
+  EXPECT_FALSE(first->more);
+  ASSERT_EQ(first->results.size(), 20u);
+  int shows = 0;
+  for (const auto& result : first->results) {
+    EXPECT_EQ(result.show.slug, garden);
+    EXPECT_EQ(result.show.episode_count, 25);
+    if (!result.episode) {
+      ++shows;
+    } else {
+      EXPECT_EQ(result.episode->show_slug, garden);
+      EXPECT_TRUE(result.episode->episode.title.starts_with("Gardening weekly "));
+    }
+  }
+  EXPECT_EQ(shows, 1);
+  const auto second = db().load_search_page("gardens", 2);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->results.size(), 6u);
+  EXPECT_FALSE(db().load_search_page("gardens", 3).has_value());
+  EXPECT_FALSE(db().load_search_page("gardens", 0).has_value());
+
+  // Each show is read in its own language: French stemming finds "Cuisines" by "cuisine".
+  const auto french = db().load_search_page("cuisine", 1);
+  ASSERT_TRUE(french.has_value());
+  EXPECT_EQ(french->total, 3);
+}
+
+TEST_F(PagesTest, SearchPagesForEmptyLongOrHostileWordsAskForOthers) {
+  stored_show("Anything", "en", {"News"});
+  const auto empty = db().load_search_page(" \t\n", 1);
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_TRUE(empty->query.empty());
+  EXPECT_EQ(empty->total, 0);
+  EXPECT_FALSE(db().load_search_page("", 2).has_value());
+
+  const auto long_query = db().load_search_page(std::string(201, 'a'), 1);
+  ASSERT_TRUE(long_query.has_value());
+  EXPECT_TRUE(long_query->too_long);
+  EXPECT_TRUE(long_query->results.empty());
+  // Characters, not bytes: 200 Arabic letters are a search.
+  std::string arabic;
+  for (int i = 0; i < 200; ++i) {
+    arabic += "\xD8\xA8";
+  }
+  EXPECT_FALSE(db().load_search_page(arabic, 1)->too_long);
+
+  for (const std::string& words :
+       {std::string("\"'&|!:*()<>\\"), std::string("a\xff\xfe b"), std::string("x\0y", 3),
+        std::string("!!! ---"), std::string("the"), std::string("anything') OR 1=1 --")}) {
+    SCOPED_TRACE(words);
+    const auto page = db().load_search_page(words, 1);
+    ASSERT_TRUE(page.has_value());
+  }
+  EXPECT_EQ(db().load_search_page("anything", 1)->total, 2); // the show and its episode
+}
+
 TEST_F(PagesTest, ShowsLoadBySlugsLeavingOutThoseNotListed) {
   const std::string first = stored_show("First", "en", {"News"}, 2);
   const std::string second = stored_show("Second", "en", {"News"}, 1);

@@ -1,0 +1,87 @@
+#include "render_internal.hpp"
+
+namespace podcrawl::render::internal {
+
+namespace {
+
+Data result_item(const Site& site, const l10n::Localizer& localizer,
+                 const store::SearchResult& result, std::string_view from_path) {
+  if (!result.episode) {
+    Data item = show_item(localizer, result.show, from_path);
+    item.set("is_episode", false);
+    return item;
+  }
+  const store::EpisodeEntry& entry = *result.episode;
+  const std::string show_language = language_tag_or_empty(entry.show_language);
+  Data item = episode_item(site, localizer, entry.show_slug, show_language, entry.episode,
+                           entry.slug, from_path);
+  item.set("is_episode", true);
+  item.set("show_title", entry.show_title);
+  item.set("show_lang", show_language);
+  item.set("show_href", relative_link(from_path, show_path(entry.show_slug)));
+  const Around of = split_message(localizer, "episode_of");
+  item.set("episode_of_before", of.before);
+  item.set("episode_of_after", of.after);
+  return item;
+}
+
+} // namespace
+
+Data search_page(const Site& site, const l10n::Localizer& localizer,
+                 const store::SearchPage& page) {
+  const std::string path = search_path(page.page);
+  const bool searched = !page.query.empty() && !page.too_long;
+  const std::string suffix = search_query_suffix(searched ? page.query : "");
+  std::string title = searched ? localizer.format("search_results_for", isolate(page.query))
+                               : localizer.text("search");
+  if (page.page > 1) {
+    title += " – " + localizer.count("page_number", page.page);
+  }
+  Data data = page_frame(site, localizer, path, title + " – " + localizer.text("site_name"));
+  // Results are not pages of the directory: not indexed, not canonical, not in the sitemap.
+  data.set("has_canonical", false);
+  data.set("noindex", true);
+  data.set("alternates", Data{Data::type::list});
+  data.set("languages", language_links(site, localizer, path, {}, suffix));
+  data.set("search_query", page.query);
+  data.set("searched", searched);
+  data.set("query", page.query);
+  const Around heading = split_message(localizer, "search_results_for");
+  data.set("heading_before", heading.before);
+  data.set("heading_after", heading.after);
+  data.set("has_page_name", page.page > 1);
+  data.set("page_name", localizer.count("page_number", page.page));
+
+  std::string message;
+  if (page.too_long) {
+    message = localizer.count("search_too_long",
+                              static_cast<std::int64_t>(store::k_max_search_query_chars));
+  } else if (page.query.empty()) {
+    message = localizer.text("search_empty");
+  } else if (page.total == 0) {
+    message = localizer.text("search_none");
+  }
+  data.set("has_message", !message.empty());
+  data.set("message", message);
+  data.set("has_result_count", searched && page.total > 0);
+  data.set("result_count",
+           localizer.count(page.more ? "search_more" : "search_results", page.total));
+
+  Data results{Data::type::list};
+  for (const auto& result : page.results) {
+    const bool linkable = is_safe_slug(result.show.slug) &&
+                          (!result.episode || (is_safe_slug(result.episode->show_slug) &&
+                                               is_safe_slug(result.episode->slug)));
+    if (linkable) {
+      results.push_back(result_item(site, localizer, result, path));
+    }
+  }
+  data.set("has_results", !results.is_empty_list());
+  data.set("results", results);
+  set_pagination(
+      data, localizer, store::page_count(page.total, store::k_search_results_per_page), page.page,
+      [](std::int64_t n) { return search_path(n); }, suffix);
+  return data;
+}
+
+} // namespace podcrawl::render::internal
