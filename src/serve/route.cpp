@@ -83,6 +83,11 @@ std::optional<std::int64_t> list_page(const std::vector<std::string_view>& rest)
   return std::nullopt;
 }
 
+// The folder of page `page` below a list's address: "" for the first, else "page/<n>/".
+std::string page_folder(std::int64_t page) {
+  return page > 1 ? "page/" + std::to_string(page) + "/" : "";
+}
+
 // Route the segments of a directory address (each folder of the path, the last one included).
 Route route_folder(const std::vector<std::string_view>& parts,
                    const std::vector<std::string>& locales) {
@@ -207,15 +212,13 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
                    (result.kind == Kind::category   ? "categories/"
                     : result.kind == Kind::language ? "languages/"
                                                     : "podcasts/") +
-                   result.slug + "/" +
-                   (result.page > 1 ? "page/" + std::to_string(result.page) + "/" : "");
+                   result.slug + "/" + page_folder(result.page);
       break;
     case Kind::episode:
       result.key = result.locale + "/podcasts/" + result.slug + "/" + result.episode + "/";
       break;
     case Kind::search:
-      result.key = result.locale + "/search/" +
-                   (result.page > 1 ? "page/" + std::to_string(result.page) + "/" : "");
+      result.key = result.locale + "/search/" + page_folder(result.page);
       break;
     case Kind::opml:
       result.key = "opml/" + result.slug + ".opml";

@@ -344,24 +344,6 @@ std::optional<EpisodePage> Database::load_episode_page(const std::string& show_s
 
 namespace {
 
-// A query as a search reads it: storable text, runs of white space made one space, trimmed.
-std::string normalized_query(const std::string& query) {
-  std::string text;
-  bool space = false;
-  for (const char c : storable_text(query)) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      space = !text.empty();
-      continue;
-    }
-    if (space) {
-      text += ' ';
-      space = false;
-    }
-    text += c;
-  }
-  return text;
-}
-
 std::size_t character_count(std::string_view text) {
   return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
     return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
@@ -401,7 +383,7 @@ std::optional<SearchPage> Database::load_search_page(const std::string& query, s
     return std::nullopt;
   }
   SearchPage result;
-  result.query = normalized_query(query);
+  result.query = search_words(query);
   result.page = page;
   if (character_count(result.query) > k_max_search_query_chars) {
     result.too_long = true;

@@ -50,6 +50,8 @@ std::string redact_database_url(const std::string& url);
 // Text from a feed made storable in PostgreSQL: NUL bytes dropped, invalid UTF-8 replaced by
 // U+FFFD.
 std::string storable_text(std::string_view text);
+// A query as a search reads it: storable_text, runs of white space made one space, trimmed.
+std::string search_words(std::string_view query);
 // storable_text, then cut to at most max_bytes without splitting a character.
 std::string bounded_text(std::string_view text, std::size_t max_bytes);
 

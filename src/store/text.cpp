@@ -161,6 +161,23 @@ std::string search_notes(std::string_view html, std::size_t max_bytes) {
   return bounded_text(out, max_bytes);
 }
 
+std::string search_words(std::string_view query) {
+  std::string words;
+  bool pending_space = false;
+  for (const char c : storable_text(query)) {
+    if (is_space(c) || c == '\v') {
+      pending_space = !words.empty();
+      continue;
+    }
+    if (pending_space) {
+      words += ' ';
+      pending_space = false;
+    }
+    words += c;
+  }
+  return words;
+}
+
 std::string storable_text(std::string_view text) {
   static constexpr std::string_view k_replacement = "\xEF\xBF\xBD";
   std::string out;
