@@ -9,9 +9,8 @@
 #include <unicode/coll.h>
 #include <unicode/datefmt.h>
 #include <unicode/gregocal.h>
-#include <unicode/measfmt.h>
+#include <unicode/listformatter.h>
 #include <unicode/measunit.h>
-#include <unicode/measure.h>
 #include <unicode/msgfmt.h>
 #include <unicode/numberformatter.h>
 #include <unicode/reldatefmt.h>
@@ -63,7 +62,10 @@ struct Localizer::Impl {
   icu::number::LocalizedNumberFormatter two_digits;   // zero-filled minutes and seconds
   std::unique_ptr<icu::RelativeDateTimeFormatter> relative;
   std::unique_ptr<icu::DateFormat> dates;
-  std::unique_ptr<icu::MeasureFormat> spoken_units;
+  // "2 hours", "5 minutes", "1 second" and the list that joins them: built once, since a
+  // MeasureFormat rebuilds its number formatter on every call.
+  icu::number::LocalizedNumberFormatter spoken_units[3];
+  std::unique_ptr<icu::ListFormatter> spoken_list;
   std::unique_ptr<icu::Calendar> calendar;
   std::unique_ptr<icu::Collator> collator;
   // ICU's message, date, calendar and relative formatters are not safe for concurrent use.
@@ -115,7 +117,14 @@ struct Localizer::Impl {
       throw core::EnvironmentError(what);
     }
     dates->setTimeZone(*icu::TimeZone::getGMT());
-    spoken_units = std::make_unique<icu::MeasureFormat>(locale, UMEASFMT_WIDTH_WIDE, status);
+    const icu::MeasureUnit units[] = {icu::MeasureUnit::getHour(), icu::MeasureUnit::getMinute(),
+                                      icu::MeasureUnit::getSecond()};
+    for (std::size_t i = 0; i < std::size(units); ++i) {
+      spoken_units[i] =
+          NumberFormatter::withLocale(locale).unit(units[i]).unitWidth(UNUM_UNIT_WIDTH_FULL_NAME);
+    }
+    spoken_list.reset(icu::ListFormatter::createInstance(locale, ULISTFMT_TYPE_UNITS,
+                                                         ULISTFMT_WIDTH_WIDE, status));
     check(status, what);
     // Differences are counted in Gregorian years and months whatever the locale's calendar.
     calendar = std::make_unique<icu::GregorianCalendar>(*icu::TimeZone::getGMT(), locale, status);
@@ -287,24 +296,27 @@ std::string Localizer::duration(std::int64_t seconds) const {
 std::string Localizer::spoken_duration(std::int64_t seconds) const {
   seconds = std::clamp<std::int64_t>(seconds, 0, k_max_abs_time);
   const std::int64_t parts[] = {seconds / k_hour, seconds % k_hour / k_minute, seconds % k_minute};
-  UErrorCode status = U_ZERO_ERROR;
-  icu::MeasureUnit* (*const units[])(UErrorCode&) = {&icu::MeasureUnit::createHour,
-                                                     &icu::MeasureUnit::createMinute,
-                                                     &icu::MeasureUnit::createSecond};
-  std::vector<icu::Measure> measures;
+  const std::string what = "locale " + m_impl->catalog.tag + ": spoken duration";
+  icu::UnicodeString measures[std::size(parts)];
+  int32_t count = 0;
   for (std::size_t i = 0; i < std::size(parts); ++i) {
     // The seconds stay when they are all there is: "0 seconds".
-    if (parts[i] != 0 || (measures.empty() && i + 1 == std::size(parts))) {
-      measures.emplace_back(icu::Formattable(static_cast<int64_t>(parts[i])), units[i](status),
-                            status);
+    if (parts[i] != 0 || (count == 0 && i + 1 == std::size(parts))) {
+      UErrorCode status = U_ZERO_ERROR;
+      measures[count++] = m_impl->spoken_units[i].formatInt(parts[i], status).toString(status);
+      check(status, what);
     }
   }
-  std::lock_guard lock(m_impl->mutex);
+  if (count == 1) {
+    return to_utf8(measures[0]);
+  }
+  UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString result;
-  icu::FieldPosition position;
-  m_impl->spoken_units->formatMeasures(measures.data(), static_cast<int32_t>(measures.size()),
-                                       result, position, status);
-  check(status, "locale " + m_impl->catalog.tag + ": spoken duration");
+  {
+    std::lock_guard lock(m_impl->mutex);
+    m_impl->spoken_list->format(measures, count, result, status);
+  }
+  check(status, what);
   return to_utf8(result);
 }
 
