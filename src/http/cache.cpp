@@ -6,6 +6,9 @@ namespace podcrawl::http {
 
 namespace {
 
+// Bodies shorter than this are sent as they are: compressing them saves less than the header.
+constexpr std::size_t k_min_compressed_bytes = 256;
+
 // The list node, the two hash-map nodes and the shared_ptr control blocks of an entry.
 constexpr std::size_t k_entry_overhead = 256;
 
@@ -23,6 +26,56 @@ std::size_t cached_size(const std::string& key, const CachedPage& page) {
     size += tag.size() + key.size();
   }
   return size;
+}
+
+std::shared_ptr<CachedPage> page_of(std::string body) {
+  auto page = std::make_shared<CachedPage>();
+  page->gzip_pending = page->brotli_pending = body.size() >= k_min_compressed_bytes;
+  page->identity = std::make_shared<const std::string>(std::move(body));
+  return page;
+}
+
+std::shared_ptr<const std::string> body_in(const CachedPage& page, ContentCoding coding) {
+  switch (coding) {
+    case ContentCoding::gzip:
+      return page.gzip;
+    case ContentCoding::brotli:
+      return page.brotli;
+    case ContentCoding::identity:
+      break;
+  }
+  return page.identity;
+}
+
+bool coding_pending(const CachedPage& page, ContentCoding coding) {
+  switch (coding) {
+    case ContentCoding::gzip:
+      return page.gzip_pending;
+    case ContentCoding::brotli:
+      return page.brotli_pending;
+    case ContentCoding::identity:
+      break;
+  }
+  return false;
+}
+
+std::shared_ptr<const CachedPage> with_coding(const CachedPage& page, ContentCoding coding) {
+  auto coded = std::make_shared<CachedPage>(page);
+  if (!coding_pending(page, coding)) {
+    return coded;
+  }
+  const std::string& body = *page.identity;
+  std::string made = coding == ContentCoding::gzip ? gzip(body) : brotli(body);
+  auto kept =
+      made.size() < body.size() ? std::make_shared<const std::string>(std::move(made)) : nullptr;
+  if (coding == ContentCoding::gzip) {
+    coded->gzip = std::move(kept);
+    coded->gzip_pending = false;
+  } else {
+    coded->brotli = std::move(kept);
+    coded->brotli_pending = false;
+  }
+  return coded;
 }
 
 PageCache::PageCache(std::size_t max_bytes) : m_max_bytes(max_bytes) {}
@@ -62,6 +115,21 @@ void PageCache::insert(std::string key, std::shared_ptr<const CachedPage> page) 
     m_by_tag[tag].insert(entry->key);
   }
   m_bytes += size;
+}
+
+void PageCache::replace(const std::string& key, const CachedPage* expected,
+                        std::shared_ptr<const CachedPage> page) {
+  const std::size_t size = cached_size(key, *page);
+  std::lock_guard lock(m_mutex);
+  const auto found = m_by_key.find(key);
+  if (found == m_by_key.end() || found->second->page.get() != expected) {
+    return;
+  }
+  const Order::iterator entry = found->second;
+  m_bytes = m_bytes - entry->size + size;
+  entry->size = size;
+  entry->page = std::move(page);
+  evict_to(m_max_bytes);
 }
 
 void PageCache::invalidate_tag(std::string_view tag) {

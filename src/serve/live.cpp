@@ -29,8 +29,6 @@ using Page = std::shared_ptr<const http::CachedPage>;
 
 constexpr const char* k_html = "text/html; charset=utf-8";
 constexpr std::int64_t k_never = std::numeric_limits<std::int64_t>::max();
-// Bodies shorter than this are sent as they are: compressing them saves less than the header.
-constexpr std::size_t k_min_compressed_bytes = 256;
 // How long the change listener waits per call, and before it reconnects after a failure.
 constexpr auto k_listen_interval = std::chrono::milliseconds(500);
 constexpr auto k_reconnect_delay = std::chrono::seconds(2);
@@ -57,24 +55,26 @@ std::string coded_etag(const std::string& etag, http::ContentCoding coding) {
   return etag.substr(0, etag.size() - 1) + "-" + http::to_string(coding) + "\"";
 }
 
-Page make_page(std::string body, const char* content_type, std::int64_t now,
-               std::int64_t expires_at, std::vector<std::string> tags, int status = 200) {
-  auto page = std::make_shared<http::CachedPage>();
+// A page whose compressed codings are made when a request first asks for each.
+std::shared_ptr<http::CachedPage> make_page(std::string body, const char* content_type,
+                                            std::int64_t now, std::int64_t expires_at,
+                                            std::vector<std::string> tags, int status = 200) {
+  auto page = http::page_of(std::move(body));
   page->status = status;
-  page->etag = http::strong_etag(body);
+  page->etag = http::strong_etag(*page->identity);
   page->last_modified = now;
   page->expires_at = expires_at;
   page->content_type = content_type;
   page->tags = std::move(tags);
-  if (body.size() >= k_min_compressed_bytes) {
-    if (std::string gzip = http::gzip(body); gzip.size() < body.size()) {
-      page->gzip = std::make_shared<const std::string>(std::move(gzip));
-    }
-    if (std::string brotli = http::brotli(body); brotli.size() < body.size()) {
-      page->brotli = std::make_shared<const std::string>(std::move(brotli));
-    }
+  return page;
+}
+
+// A page kept for the server's whole run, outside the cache: every coding made at once.
+Page make_lasting_page(std::string body, const char* content_type) {
+  Page page = make_page(std::move(body), content_type, 0, k_never, {});
+  for (const auto coding : {http::ContentCoding::gzip, http::ContentCoding::brotli}) {
+    page = http::with_coding(*page, coding);
   }
-  page->identity = std::make_shared<const std::string>(std::move(body));
   return page;
 }
 
@@ -134,12 +134,11 @@ struct LiveDirectory::Impl {
         cache(static_cast<std::size_t>(options.config.cache_bytes)) {
     auto renderer = renderers.take();
     site_path = renderer->site_path();
-    root = make_page(renderer->root_page(), k_html, 0, k_never, {});
-    stylesheet = make_page(renderer->stylesheet(), "text/css; charset=utf-8", 0, k_never, {});
-    script = make_page(renderer->locale_script(), "text/javascript; charset=utf-8", 0, k_never, {});
+    root = make_lasting_page(renderer->root_page(), k_html);
+    stylesheet = make_lasting_page(renderer->stylesheet(), "text/css; charset=utf-8");
+    script = make_lasting_page(renderer->locale_script(), "text/javascript; charset=utf-8");
     for (const auto& locale : locales) {
-      not_found.emplace(locale,
-                        make_page(renderer->not_found_page(locale), k_html, 0, k_never, {}));
+      not_found.emplace(locale, make_lasting_page(renderer->not_found_page(locale), k_html));
     }
     databases.take(); // reach the database now: a wrong URL fails at start, not per request
     listener = std::jthread([this](std::stop_token stop) { listen(stop); });
@@ -235,9 +234,10 @@ struct LiveDirectory::Impl {
 
   // ---- loading and rendering a page ----
 
-  // The page a route names, from the cache or rendered now; null when the database holds no
-  // such page. Throws core::EnvironmentError when the database fails.
-  Page page(const Route& route, std::int64_t at) {
+  // The page a route names, from the cache or rendered now, with coding made if it was not
+  // yet (each coding is compressed once, when a request first asks for it); null when the
+  // database holds no such page. Throws core::EnvironmentError when the database fails.
+  Page page(const Route& route, std::int64_t at, http::ContentCoding coding) {
     switch (route.kind) {
       case Kind::root:
         return root;
@@ -251,10 +251,18 @@ struct LiveDirectory::Impl {
         break;
     }
     if (auto cached = cache.find(route.key, at)) {
-      return cached;
+      if (!http::coding_pending(*cached, coding)) {
+        return cached;
+      }
+      Page coded = http::with_coding(*cached, coding);
+      cache.replace(route.key, cached.get(), coded);
+      return coded;
     }
     const auto [started, listening_now] = current_generation();
     Page rendered = render_page(route, at);
+    if (rendered && http::coding_pending(*rendered, coding)) {
+      rendered = http::with_coding(*rendered, coding);
+    }
     if (rendered && listening_now) {
       cache_if_current(route.key, rendered, started);
     }
@@ -338,17 +346,17 @@ struct LiveDirectory::Impl {
 
   // ---- writing the answer ----
 
+  static http::ContentCoding wanted_coding(const http::Request& request) {
+    return http::choose_coding(request.header("Accept-Encoding"));
+  }
+
   http::Response answer_page(const http::Request& request, const http::CachedPage& page,
                              std::int64_t at, int status) const {
-    const http::ContentCoding wanted = http::choose_coding(request.header("Accept-Encoding"));
-    http::ContentCoding coding = http::ContentCoding::identity;
-    std::shared_ptr<const std::string> body = page.identity;
-    if (wanted == http::ContentCoding::brotli && page.brotli) {
-      coding = wanted;
-      body = page.brotli;
-    } else if (wanted != http::ContentCoding::identity && page.gzip) {
-      coding = http::ContentCoding::gzip;
-      body = page.gzip;
+    http::ContentCoding coding = wanted_coding(request);
+    std::shared_ptr<const std::string> body = http::body_in(page, coding);
+    if (!body) { // not worth sending compressed, or not made
+      coding = http::ContentCoding::identity;
+      body = page.identity;
     }
     http::Response response;
     response.status = status;
@@ -440,13 +448,16 @@ struct LiveDirectory::Impl {
       case Kind::not_found:
         return not_found_answer(request, at);
       case Kind::search: {
-        const Page found = search_page(route, query_value(request.query, "q"), at);
+        Page found = search_page(route, query_value(request.query, "q"), at);
+        if (found && http::coding_pending(*found, wanted_coding(request))) {
+          found = http::with_coding(*found, wanted_coding(request));
+        }
         return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
       }
       default:
         break;
     }
-    const Page found = page(route, at);
+    const Page found = page(route, at, wanted_coding(request));
     return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
   }
 };

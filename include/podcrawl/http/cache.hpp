@@ -12,15 +12,20 @@
 #include <unordered_set>
 #include <vector>
 
+#include "podcrawl/http/encoding.hpp"
+
 namespace podcrawl::http {
 
-// One rendered answer, ready to send in each coding. Immutable once cached: the cache and any
-// number of responses in flight share it.
+// One rendered answer and the compressed codings made of it so far. Immutable once cached: the
+// cache and any number of responses in flight share it, and a coding made later goes into a copy
+// (with_coding) that replaces it in the cache.
 struct CachedPage {
   int status = 200;
   std::shared_ptr<const std::string> identity;
-  std::shared_ptr<const std::string> gzip;   // null when not worth sending
-  std::shared_ptr<const std::string> brotli; // null when not worth sending
+  std::shared_ptr<const std::string> gzip;   // null when not made yet or not worth sending
+  std::shared_ptr<const std::string> brotli; // null when not made yet or not worth sending
+  bool gzip_pending = false;                 // gzip is still to be made, on a first request
+  bool brotli_pending = false;               // brotli is still to be made, on a first request
   std::string etag;                          // quotes included
   std::int64_t last_modified = -1;           // Unix seconds; negative when unknown
   std::int64_t expires_at = 0;               // Unix seconds: a miss from then on
@@ -30,6 +35,21 @@ struct CachedPage {
 
 // The bytes a page counts for against the cache's limit: its bodies, strings and tags.
 std::size_t cached_size(const std::string& key, const CachedPage& page);
+
+// A page whose identity body is body, its compressed codings pending when body is long enough
+// for compressing to be worth its header (each is made by with_coding when first asked for).
+std::shared_ptr<CachedPage> page_of(std::string body);
+
+// The body to send in coding: identity always; gzip or brotli when made and smaller than the
+// identity body, else null.
+std::shared_ptr<const std::string> body_in(const CachedPage& page, ContentCoding coding);
+
+// Whether coding is still to be made for page.
+bool coding_pending(const CachedPage& page, ContentCoding coding);
+
+// A copy of page with coding made (kept only if smaller than the identity body), sharing the
+// bodies page has. Throws std::bad_alloc when the compressor cannot allocate.
+std::shared_ptr<const CachedPage> with_coding(const CachedPage& page, ContentCoding coding);
 
 // A thread-safe in-memory cache of rendered answers under a byte limit, least recently used
 // first out. One mutex; every operation but invalidate_tag and clear is O(1) on average plus
@@ -50,6 +70,12 @@ public:
   // until the cache is within its limit again. A null page or one whose cached_size alone
   // exceeds the limit is not cached (and the one under key, if any, is dropped).
   void insert(std::string key, std::shared_ptr<const CachedPage> page);
+
+  // Put page in place of expected under key, keeping its place in the order, when expected is
+  // still what the cache holds there; otherwise (evicted, invalidated, replaced) do nothing, so
+  // a page dropped meanwhile is never brought back. Page must carry expected's tags.
+  void replace(const std::string& key, const CachedPage* expected,
+               std::shared_ptr<const CachedPage> page);
 
   // Drop every page carrying tag.
   void invalidate_tag(std::string_view tag);

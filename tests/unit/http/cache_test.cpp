@@ -119,6 +119,61 @@ TEST(HttpPageCache, InvalidatesEveryPageCarryingATag) {
   EXPECT_EQ(cache.entries(), 0u);
 }
 
+TEST(HttpCachedPage, MakesEachCodingOnlyWhenAskedAndKeepsItOnlyWhenSmaller) {
+  std::string html;
+  for (int i = 0; i < 200; ++i) {
+    html += "<li>episode " + std::to_string(i) + "</li>";
+  }
+  const auto made = page_of(html);
+  EXPECT_TRUE(coding_pending(*made, ContentCoding::gzip));
+  EXPECT_TRUE(coding_pending(*made, ContentCoding::brotli));
+  EXPECT_FALSE(coding_pending(*made, ContentCoding::identity));
+  EXPECT_EQ(body_in(*made, ContentCoding::gzip), nullptr);
+
+  const auto coded = with_coding(*made, ContentCoding::brotli);
+  EXPECT_FALSE(coding_pending(*coded, ContentCoding::brotli));
+  EXPECT_TRUE(coding_pending(*coded, ContentCoding::gzip)); // made only when asked for
+  ASSERT_NE(body_in(*coded, ContentCoding::brotli), nullptr);
+  EXPECT_LT(body_in(*coded, ContentCoding::brotli)->size(), html.size());
+  EXPECT_EQ(body_in(*coded, ContentCoding::identity), made->identity); // shared, not copied
+  const auto both = with_coding(*coded, ContentCoding::gzip);
+  ASSERT_NE(body_in(*both, ContentCoding::gzip), nullptr);
+  EXPECT_EQ(body_in(*both, ContentCoding::brotli), body_in(*coded, ContentCoding::brotli));
+  EXPECT_GT(cached_size("k", *both), cached_size("k", *made));
+
+  // Short bodies are never compressed; random bytes do not shrink and are not kept.
+  EXPECT_FALSE(coding_pending(*page_of("<p>short</p>"), ContentCoding::gzip));
+  std::string noise;
+  std::uint32_t state = 12345;
+  for (int i = 0; i < 4096; ++i) {
+    state = state * 1103515245u + 12345u;
+    noise += static_cast<char>(state >> 24);
+  }
+  const auto incompressible = with_coding(*page_of(noise), ContentCoding::gzip);
+  EXPECT_FALSE(coding_pending(*incompressible, ContentCoding::gzip));
+  EXPECT_EQ(body_in(*incompressible, ContentCoding::gzip), nullptr);
+}
+
+TEST(HttpPageCache, ReplaceSwapsOnlyThePageItExpects) {
+  PageCache cache(1 << 20);
+  const auto first = page(1000, {"show:a"});
+  cache.insert("/en/a/", first);
+  auto bigger = std::make_shared<CachedPage>(*first);
+  bigger->gzip = std::make_shared<const std::string>(300, 'g');
+  cache.replace("/en/a/", first.get(), bigger);
+  EXPECT_EQ(cache.find("/en/a/", k_now), bigger);
+  EXPECT_EQ(cache.bytes(), cached_size("/en/a/", *bigger));
+
+  // A page invalidated (or replaced) meanwhile is not brought back.
+  cache.replace("/en/a/", first.get(), page(10, {"show:a"}));
+  EXPECT_EQ(cache.find("/en/a/", k_now), bigger);
+  cache.invalidate_tag("show:a");
+  cache.replace("/en/a/", bigger.get(), bigger);
+  EXPECT_EQ(cache.find("/en/a/", k_now), nullptr);
+  EXPECT_EQ(cache.entries(), 0u);
+  EXPECT_EQ(cache.bytes(), 0u);
+}
+
 TEST(HttpPageCache, DropsAnExpiredPageAsAMiss) {
   PageCache cache(1 << 20);
   cache.insert("k", page(10, {"t"}, k_now + 60));
