@@ -47,6 +47,12 @@ inline constexpr std::int64_t k_max_abs_time = 253402300799;
 std::pair<URelativeDateTimeUnit, std::int64_t> choose_unit(std::int64_t years, std::int64_t months,
                                                            std::int64_t seconds);
 
+// The unit and amount of the phrase for an interval from earlier to later (earlier <= later), as
+// ICU's GregorianCalendar in GMT counts its whole years and months (fieldDifference), by
+// civil-date arithmetic; nullopt when earlier is before 1583, for ICU's calendar to count.
+std::optional<std::pair<URelativeDateTimeUnit, std::int64_t>> relative_unit(std::int64_t earlier,
+                                                                            std::int64_t later);
+
 // The seconds in one week, day, hour or minute (the unit of any other phrase).
 std::int64_t unit_seconds(URelativeDateTimeUnit unit);
 

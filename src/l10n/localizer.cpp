@@ -31,6 +31,10 @@ using internal::k_hour;
 using internal::k_max_abs_time;
 using internal::k_minute;
 constexpr double k_milliseconds = 1000.0;
+// Phrases kept per locale: every amount of every unit a directory's dates reach (about 60
+// minutes, 24 hours, 7 days, 9 weeks, 11 months and a few hundred years each way), and a bound
+// against junk dates, whose phrases are then formatted each time.
+constexpr std::size_t k_max_relative_phrases = 4096;
 
 void check(UErrorCode status, const std::string& what) {
   if (U_FAILURE(status)) {
@@ -68,6 +72,9 @@ struct Localizer::Impl {
   std::unique_ptr<icu::ListFormatter> spoken_list;
   std::unique_ptr<icu::Calendar> calendar;
   std::unique_ptr<icu::Collator> collator;
+  // relative_time's phrases by direction (past or not), unit and amount: a page asks for the
+  // same few hundred again and again.
+  std::map<std::tuple<bool, URelativeDateTimeUnit, std::int64_t>, std::string> relative_phrases;
   // ICU's message, date, calendar and relative formatters are not safe for concurrent use.
   std::mutex mutex;
 
@@ -147,6 +154,9 @@ std::string format_integer(const icu::number::LocalizedNumberFormatter& formatte
 // The relative unit and count for an interval from earlier to later (earlier <= later).
 std::pair<URelativeDateTimeUnit, std::int64_t> pick_unit(icu::Calendar& calendar,
                                                          std::int64_t earlier, std::int64_t later) {
+  if (const auto counted = internal::relative_unit(earlier, later)) {
+    return *counted;
+  }
   UErrorCode status = U_ZERO_ERROR;
   const double target = static_cast<double>(later) * k_milliseconds;
   calendar.setTime(static_cast<double>(earlier) * k_milliseconds, status);
@@ -248,6 +258,13 @@ std::string Localizer::relative_time(std::int64_t then, std::int64_t now) const 
   const bool past = then <= now;
   const auto [unit, amount] =
       pick_unit(*m_impl->calendar, std::min(then, now), std::max(then, now));
+  // "now" whatever the direction and unit.
+  const auto key = amount == 0 ? std::make_tuple(true, UDAT_REL_UNIT_MINUTE, std::int64_t{0})
+                               : std::make_tuple(past, unit, amount);
+  if (const auto found = m_impl->relative_phrases.find(key);
+      found != m_impl->relative_phrases.end()) {
+    return found->second;
+  }
   UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString result;
   if (amount == 0) {
@@ -257,7 +274,11 @@ std::string Localizer::relative_time(std::int64_t then, std::int64_t now) const 
     m_impl->relative->formatNumeric(offset, unit, result, status);
   }
   check(status, "relative time");
-  return to_utf8(result);
+  std::string phrase = to_utf8(result);
+  if (m_impl->relative_phrases.size() < k_max_relative_phrases) {
+    m_impl->relative_phrases.emplace(key, phrase);
+  }
+  return phrase;
 }
 
 std::int64_t Localizer::relative_time_changes_at(std::int64_t then, std::int64_t now,

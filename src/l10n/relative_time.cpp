@@ -316,6 +316,20 @@ std::int64_t unit_seconds(URelativeDateTimeUnit unit) {
   }
 }
 
+std::optional<std::pair<URelativeDateTimeUnit, std::int64_t>> relative_unit(std::int64_t earlier,
+                                                                            std::int64_t later) {
+  // From 1583 on, adding months or years never lands in October 1582.
+  constexpr std::int64_t k_first = days_from_gregorian(1583, 1, 1) * k_day;
+  if (earlier < k_first || later < earlier) {
+    return std::nullopt;
+  }
+  const CivilTime from = civil_time(earlier);
+  const CivilTime to = civil_time(later);
+  const std::int64_t years = whole_steps(from, to, later, k_months_per_year);
+  const std::int64_t months = years >= 1 ? 0 : whole_steps(from, to, later, 1);
+  return choose_unit(years, months, later - earlier);
+}
+
 std::optional<std::int64_t> next_relative_change(std::int64_t then, std::int64_t now) {
   const std::optional<std::int64_t> change =
       then <= now ? next_past_change(then, now) : next_future_change(then, now);

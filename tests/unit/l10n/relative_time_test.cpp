@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <unicode/gregocal.h>
+#include <unicode/timezone.h>
+
+#include "l10n_internal.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 
 namespace podcrawl::l10n {
@@ -154,6 +158,59 @@ TEST_P(RelativeTimeChange, MatchesRelativeTimeAtRandomPairs) {
     const std::int64_t then = now + (i % 2 == 0 ? offset(random) : near(random));
     expect_exact(localizer, then, now);
   }
+}
+
+// ICU's count of whole years, then months, from earlier to later, as relative_time asked it
+// before the civil-date arithmetic took over from 1583 on.
+std::pair<URelativeDateTimeUnit, std::int64_t> icu_unit(icu::Calendar& calendar,
+                                                        std::int64_t earlier, std::int64_t later) {
+  UErrorCode status = U_ZERO_ERROR;
+  const double target = static_cast<double>(later) * 1000.0;
+  calendar.setTime(static_cast<double>(earlier) * 1000.0, status);
+  const int32_t years = calendar.fieldDifference(target, UCAL_YEAR, status);
+  const int32_t months = calendar.fieldDifference(target, UCAL_MONTH, status);
+  EXPECT_TRUE(U_SUCCESS(status));
+  return internal::choose_unit(years, months, later - earlier);
+}
+
+TEST(RelativeUnit, CountsYearsAndMonthsAsIcusCalendarDoes) {
+  UErrorCode status = U_ZERO_ERROR;
+  icu::GregorianCalendar calendar(*icu::TimeZone::getGMT(), status);
+  ASSERT_TRUE(U_SUCCESS(status));
+  std::mt19937_64 random(20261204);
+  const std::int64_t first = utc(1583, 1, 1);
+  std::uniform_int_distribution<std::int64_t> start(first, k_clamp - 600 * k_year);
+  const std::int64_t spans[] = {2 * k_day, 70 * k_day, 3 * k_year, 600 * k_year};
+  std::vector<std::int64_t> starts;
+  for (int i = 0; i < 4000; ++i) {
+    starts.push_back(start(random));
+  }
+  // Month ends, leap days and the last second of a day, where pinning decides.
+  for (const std::int64_t year : {1583, 1600, 1700, 1900, 2000, 2023, 2024, 2100, 9000}) {
+    for (const std::int64_t day : {utc(year, 1, 31), utc(year, 2, 28), utc(year, 2, 29),
+                                   utc(year, 3, 31), utc(year, 8, 31), utc(year, 12, 31)}) {
+      starts.push_back(day);
+      starts.push_back(day + k_day - 1);
+      starts.push_back(day + 12 * k_hour);
+    }
+  }
+  int compared = 0;
+  for (std::size_t i = 0; i < starts.size() && !HasFailure(); ++i) {
+    const std::int64_t earlier = starts[i];
+    std::uniform_int_distribution<std::int64_t> span(0, spans[i % std::size(spans)]);
+    for (int j = 0; j < 8; ++j) {
+      const std::int64_t later = std::min(k_clamp, earlier + span(random));
+      const auto counted = internal::relative_unit(earlier, later);
+      ASSERT_TRUE(counted.has_value()) << earlier;
+      EXPECT_EQ(*counted, icu_unit(calendar, earlier, later))
+          << "from " << earlier << " to " << later;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 30000);
+  // Before 1583 ICU's calendar counts: October 1582 is not the arithmetic's to follow.
+  EXPECT_FALSE(internal::relative_unit(first - 1, first + k_year).has_value());
+  EXPECT_FALSE(internal::relative_unit(first + k_year, first).has_value());
 }
 
 TEST_P(RelativeTimeChange, StartsAtThenSeenFromThen) {
