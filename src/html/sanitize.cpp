@@ -502,13 +502,23 @@ icu::UnicodeString collapse_whitespace(const std::string& text) {
   return collapsed;
 }
 
-// Return the last boundary of `kind` at or before `limit`, or 0 when there is none.
+// Return the last boundary of `kind` at or before `limit`, or 0 when there is none. Each
+// thread keeps one iterator of each kind: making one costs more than a page of text.
 int32_t boundary_before(const icu::UnicodeString& text, int32_t limit,
                         icu::BreakIterator* (*create)(const icu::Locale&, UErrorCode&)) {
-  UErrorCode status = U_ZERO_ERROR;
-  std::unique_ptr<icu::BreakIterator> iterator(create(icu::Locale::getRoot(), status));
-  if (U_FAILURE(status) || !iterator) {
-    return 0;
+  thread_local std::unique_ptr<icu::BreakIterator> word_iterator;
+  thread_local std::unique_ptr<icu::BreakIterator> character_iterator;
+  std::unique_ptr<icu::BreakIterator>& iterator =
+      create == &icu::BreakIterator::createWordInstance ? word_iterator : character_iterator;
+  if (!iterator) {
+    UErrorCode status = U_ZERO_ERROR;
+    iterator.reset(create(icu::Locale::getRoot(), status));
+    if (U_FAILURE(status)) {
+      iterator.reset();
+    }
+    if (!iterator) {
+      return 0;
+    }
   }
   iterator->setText(text);
   if (iterator->isBoundary(limit)) {
@@ -516,6 +526,33 @@ int32_t boundary_before(const icu::UnicodeString& text, int32_t limit,
   }
   int32_t boundary = iterator->preceding(limit);
   return boundary == icu::BreakIterator::DONE ? 0 : boundary;
+}
+
+// The text, its white space collapsed, cut to at most max_chars characters with an ellipsis.
+std::string shortened(const std::string& text_of_html, std::size_t max_chars) {
+  icu::UnicodeString text = collapse_whitespace(text_of_html);
+  if (static_cast<std::size_t>(text.countChar32()) > max_chars) {
+    if (max_chars == 0) {
+      return {};
+    }
+    // Leave room for the ellipsis, then back off to a word boundary; a single word longer
+    // than the room is cut at a grapheme boundary instead.
+    int32_t limit = text.moveIndex32(0, static_cast<int32_t>(max_chars - 1));
+    int32_t cut = boundary_before(text, limit, &icu::BreakIterator::createWordInstance);
+    while (cut > 0 && u_isUWhiteSpace(text.char32At(cut - 1))) {
+      --cut;
+    }
+    if (cut == 0) {
+      cut = boundary_before(text, limit, &icu::BreakIterator::createCharacterInstance);
+    }
+    text.truncate(cut);
+    std::string out;
+    text.toUTF8String(out);
+    return out.append(k_ellipsis);
+  }
+  std::string out;
+  text.toUTF8String(out);
+  return out;
 }
 
 } // namespace
@@ -659,31 +696,16 @@ std::string sanitize(std::string_view html, std::string_view base_url) {
   return internal::sanitize_parsed(html, base_url);
 }
 
-std::string plain_text(std::string_view html, std::size_t max_chars) {
+std::string internal::plain_text_parsed(std::string_view html, std::size_t max_chars) {
   internal::Document document = internal::parse(html);
-  icu::UnicodeString text = collapse_whitespace(collect_text(document->root));
-  if (static_cast<std::size_t>(text.countChar32()) > max_chars) {
-    if (max_chars == 0) {
-      return {};
-    }
-    // Leave room for the ellipsis, then back off to a word boundary; a single word longer
-    // than the room is cut at a grapheme boundary instead.
-    int32_t limit = text.moveIndex32(0, static_cast<int32_t>(max_chars - 1));
-    int32_t cut = boundary_before(text, limit, &icu::BreakIterator::createWordInstance);
-    while (cut > 0 && u_isUWhiteSpace(text.char32At(cut - 1))) {
-      --cut;
-    }
-    if (cut == 0) {
-      cut = boundary_before(text, limit, &icu::BreakIterator::createCharacterInstance);
-    }
-    text.truncate(cut);
-    std::string out;
-    text.toUTF8String(out);
-    return out.append(k_ellipsis);
+  return shortened(collect_text(document->root), max_chars);
+}
+
+std::string plain_text(std::string_view html, std::size_t max_chars) {
+  if (std::optional<std::string> text = internal::text_well_formed(html)) {
+    return shortened(*text, max_chars);
   }
-  std::string out;
-  text.toUTF8String(out);
-  return out;
+  return internal::plain_text_parsed(html, max_chars);
 }
 
 std::vector<std::string> find_feed_links(std::string_view html, std::string_view base_url) {

@@ -185,6 +185,14 @@ std::string sanitize_parsed(std::string_view html, std::string_view base_url);
 // nullopt.
 std::optional<std::string> sanitize_well_formed(std::string_view html, std::string_view base_url);
 
+// The text of the HTML as collect_text reads it from the parser's tree (references decoded, a
+// space at the start and end of each element of k_block_tags), for the HTML that
+// sanitize_well_formed reads; nullopt for any other.
+std::optional<std::string> text_well_formed(std::string_view html);
+
+// plain_text() by way of the HTML parser, without the shortcut for well-formed HTML.
+std::string plain_text_parsed(std::string_view html, std::size_t max_chars);
+
 // How the HTML parser places an element of well-formed HTML (see sanitize_well_formed).
 enum class Placement {
   phrasing,      // inserted where it is

@@ -1,9 +1,9 @@
-// Sanitizing without the HTML parser, for the show notes most feeds carry: paragraphs, lists,
-// links and emphasis, every element closed where it was opened. For such input the parser's
-// tree is the tags as written, so writing the allowlisted tags while reading gives the same
-// result as parsing and walking the tree. Whatever could make the parser build something
-// else (an implicit close, a reopened formatting element, a reference it reads leniently, a
-// character it rewrites) makes this reading give up, and sanitize() parses instead.
+// Sanitizing, and reading the text of, HTML without the HTML parser, for the show notes most
+// feeds carry: paragraphs, lists, links and emphasis, every element closed where it was opened. For
+// such input the parser's tree is the tags as written, so writing the allowlisted tags while
+// reading gives the same result as parsing and walking the tree. Whatever could make the parser
+// build something else (an implicit close, a reopened formatting element, a reference it reads
+// leniently, a character it rewrites) makes this reading give up, and sanitize() parses instead.
 #include <unicode/utf8.h>
 
 #include <algorithm>
@@ -59,10 +59,17 @@ void append_utf8(std::string& out, char32_t code) {
   out.append(bytes.data(), static_cast<std::size_t>(length));
 }
 
+bool separates_words(GumboTag tag) {
+  return std::find(k_block_tags.begin(), k_block_tags.end(), tag) != k_block_tags.end();
+}
+
+// What the reader writes: the sanitized HTML, or the text as the parser's tree holds it.
+enum class Output { html, text };
+
 class WellFormedReader {
 public:
-  WellFormedReader(std::string_view html, std::string_view base_url)
-      : m_html(html), m_base_url(base_url) {}
+  WellFormedReader(std::string_view html, std::string_view base_url, Output output)
+      : m_html(html), m_base_url(base_url), m_output(output) {}
 
   std::optional<std::string> run() {
     if (m_html.size() > k_max_input_bytes) {
@@ -70,12 +77,20 @@ public:
     }
     // Without a '<' there is no tag or comment (any other '<' gives up): the text is written
     // as plain text, line breaks kept.
-    m_plain = m_html.find('<') == std::string_view::npos;
+    m_plain = m_output == Output::text || m_html.find('<') == std::string_view::npos;
     while (m_at < m_html.size()) {
       bool read = m_html[m_at] == '<' ? read_markup() : read_text();
       if (!read) {
         return std::nullopt;
       }
+    }
+    if (m_output == Output::text) {
+      // An element left open ends with the input: a block one still separates what follows.
+      m_out.append(static_cast<std::size_t>(std::count_if(
+                       m_open.begin(), m_open.end(),
+                       [](const WellFormedElement* open) { return separates_words(open->tag); })),
+                   ' ');
+      return std::move(m_out);
     }
     if (m_plain) {
       return text_to_html(trim_ascii(m_out));
@@ -245,7 +260,7 @@ private:
       return false;
     }
     m_open.pop_back();
-    m_out.append("</").append(element->name).append(">");
+    write_end_tag(*element);
     m_at = at + 1;
     return true;
   }
@@ -267,8 +282,10 @@ private:
     if (rule == nullptr) {
       return false;
     }
-    append_start_tag(m_out, element->tag, *rule, m_attributes, m_base_url);
-    if (!is_void) {
+    write_start_tag(*element, *rule);
+    if (is_void) {
+      write_end_tag(*element);
+    } else {
       if (m_open.size() >= k_max_well_formed_depth) {
         return false;
       }
@@ -383,6 +400,28 @@ private:
     }
   }
 
+  // The text of the parser's tree has a space at the start and the end of each element that
+  // separates words.
+  void write_start_tag(const WellFormedElement& element, const TagRule& rule) {
+    if (m_output == Output::html) {
+      append_start_tag(m_out, element.tag, rule, m_attributes, m_base_url);
+    } else if (separates_words(element.tag)) {
+      m_out += ' ';
+    }
+  }
+
+  void write_end_tag(const WellFormedElement& element) {
+    bool is_void =
+        element.placement == Placement::void_phrasing || element.placement == Placement::void_block;
+    if (m_output == Output::text) {
+      if (separates_words(element.tag)) {
+        m_out += ' ';
+      }
+    } else if (!is_void) {
+      m_out.append("</").append(element.name).append(">");
+    }
+  }
+
   // True when the parser puts the element where it is written, as a child of the element on
   // top of m_open, without closing anything first.
   bool placed_as_written(const WellFormedElement& element) const {
@@ -427,6 +466,7 @@ private:
 
   std::string_view m_html;
   std::string_view m_base_url;
+  Output m_output;
   std::size_t m_at = 0;
   bool m_plain = false;
   std::string m_out;
@@ -440,7 +480,11 @@ private:
 } // namespace
 
 std::optional<std::string> sanitize_well_formed(std::string_view html, std::string_view base_url) {
-  return WellFormedReader(html, base_url).run();
+  return WellFormedReader(html, base_url, Output::html).run();
+}
+
+std::optional<std::string> text_well_formed(std::string_view html) {
+  return WellFormedReader(html, {}, Output::text).run();
 }
 
 } // namespace podcrawl::html::internal

@@ -121,6 +121,16 @@ const std::vector<std::string> k_refused = {
     "<a/b>slash</a>",
 };
 
+// plain_text() reads the text of HTML the reader accepts without the parser: whole, and cut
+// short at a word, it must be what the parse gives.
+void expect_text_as_parsed(const std::string& html) {
+  ASSERT_TRUE(internal::text_well_formed(html).has_value());
+  for (const std::size_t max_chars : {std::size_t{10000}, std::size_t{12}, std::size_t{3}}) {
+    EXPECT_EQ(plain_text(html, max_chars), internal::plain_text_parsed(html, max_chars))
+        << max_chars;
+  }
+}
+
 std::string nested(std::size_t depth) {
   std::string html;
   for (std::size_t i = 0; i < depth; ++i) {
@@ -140,6 +150,7 @@ TEST(SanitizeWellFormed, ReadsWellFormedHtmlAsTheParserDoes) {
     ASSERT_TRUE(read.has_value());
     EXPECT_EQ(*read, internal::sanitize_parsed(input, k_base));
     EXPECT_EQ(sanitize(input, k_base), *read);
+    expect_text_as_parsed(input);
   }
 }
 
@@ -147,6 +158,7 @@ TEST(SanitizeWellFormed, LeavesWhatTheParserRebuildsToTheParser) {
   for (const std::string& input : k_refused) {
     SCOPED_TRACE(input);
     EXPECT_FALSE(internal::sanitize_well_formed(input, k_base).has_value());
+    EXPECT_FALSE(internal::text_well_formed(input).has_value());
     EXPECT_EQ(sanitize(input, k_base), internal::sanitize_parsed(input, k_base));
   }
 }
@@ -224,6 +236,9 @@ TEST(SanitizeWellFormed, AgreesWithTheParserOnGeneratedDocuments) {
     if (std::optional<std::string> read = internal::sanitize_well_formed(html, k_base)) {
       ++accepted;
       ASSERT_EQ(*read, internal::sanitize_parsed(html, k_base));
+      expect_text_as_parsed(html);
+    } else {
+      ASSERT_FALSE(internal::text_well_formed(html).has_value());
     }
   }
   // The generator must exercise the reader, not only its refusals.
