@@ -18,14 +18,6 @@ constexpr const char* k_interface_keys[] = {
     "search",         "search_label",
 };
 
-Data interface_strings(const l10n::Localizer& localizer) {
-  Data strings;
-  for (const char* key : k_interface_keys) {
-    strings.set(key, localizer.text(key));
-  }
-  return strings;
-}
-
 Data alternates(const Site& site, std::string_view path) {
   Data list{Data::type::list};
   for (const auto& localizer : site.localizers) {
@@ -54,6 +46,14 @@ Data open_graph_alternates(const Site& site, const l10n::Localizer& current) {
 }
 
 } // namespace
+
+Data interface_strings(const l10n::Localizer& localizer) {
+  Data strings;
+  for (const char* key : k_interface_keys) {
+    strings.set(key, localizer.text(key));
+  }
+  return strings;
+}
 
 Data language_links(const Site& site, const l10n::Localizer& current, std::string_view path,
                     std::string_view absolute_root, std::string_view suffix) {
@@ -128,7 +128,6 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
   data.set("home_href", relative_link(path, ""));
   data.set("has_languages", site.localizers.size() > 1);
   data.set("languages", language_links(site, localizer, path));
-  data.set("t", interface_strings(localizer));
   data.set("has_description", false);
   data.set("stylesheet_href", relative_link(path, "") + "../" + std::string(k_stylesheet_file));
   data.set("content_security_policy", std::string(k_content_security_policy));

@@ -23,7 +23,7 @@ namespace podcrawl::render::internal {
 using Data = kainjow::mustache::data;
 using Template = kainjow::mustache::mustache;
 
-// The page templates, read once. Partials are kept as text for kainjow to expand.
+// The page templates, read and parsed once, with their partials expanded.
 // The site's stylesheet and the language chooser's script: copied from the templates folder to
 // the site's root.
 constexpr std::string_view k_stylesheet_file = "site.css";
@@ -38,10 +38,6 @@ constexpr std::string_view k_content_security_policy =
     " base-uri 'none'; form-action 'self'";
 
 struct Templates {
-  std::string head;
-  std::string foot;
-  std::string show_list;
-  std::string pagination;
   Template root{""};
   Template home{""};
   Template list{""};
@@ -109,8 +105,11 @@ Data episode_page(const Site& site, const l10n::Localizer& localizer,
 Data search_page(const Site& site, const l10n::Localizer& localizer, const store::SearchPage& page);
 // The localized 404 page; its links are absolute paths, as it is served at any address.
 Data not_found_page(const Site& site, const l10n::Localizer& localizer);
-// The frame every locale page shares: lang, dir, title, alternates, language links, strings,
-// Open Graph properties, the search form.
+// The frame every locale page shares: lang, dir, title, alternates, language links, Open Graph
+// properties, the search form.
+// The locale's catalog strings the templates use, {{t.key}}: the same on every page, so a
+// renderer makes them once per locale and renders each page in a context that holds them.
+Data interface_strings(const l10n::Localizer& localizer);
 Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_view path,
                 std::string_view page_title);
 // Links to the same page in every locale, relative to the page, or from `absolute_root` (a

@@ -47,8 +47,34 @@ std::string read_partial(const std::filesystem::path& dir, std::string_view name
   return text;
 }
 
-void compile_template(Template& target, const std::filesystem::path& dir, std::string_view name) {
-  Template compiled{read_template(dir, name)};
+// The partials, expanded into each page template as it is read: a page is parsed once, not
+// each partial again on every render. Including them as text renders the same bytes, since a
+// partial shares its includer's context and line.
+struct Partials {
+  std::vector<std::pair<std::string, std::string>> tags; // "{{> name}}", the partial's text
+};
+
+Partials read_partials(const std::filesystem::path& dir) {
+  Partials partials;
+  for (const char* name : {"head", "foot", "show_list", "pagination"}) {
+    partials.tags.emplace_back("{{> " + std::string(name) + "}}", read_partial(dir, name));
+  }
+  return partials;
+}
+
+std::string with_partials(std::string text, const Partials& partials) {
+  for (const auto& [tag, partial] : partials.tags) {
+    for (std::size_t at = text.find(tag); at != std::string::npos;
+         at = text.find(tag, at + partial.size())) {
+      text.replace(at, tag.size(), partial);
+    }
+  }
+  return text;
+}
+
+void compile_template(Template& target, const std::filesystem::path& dir, std::string_view name,
+                      const Partials& partials) {
+  Template compiled{with_partials(read_template(dir, name), partials)};
   if (!compiled.is_valid()) {
     throw core::EnvironmentError("template " + std::string(name) + ": " + compiled.error_message());
   }
@@ -59,17 +85,14 @@ void compile_template(Template& target, const std::filesystem::path& dir, std::s
 
 Templates load_templates(const std::filesystem::path& dir) {
   Templates templates;
-  templates.head = read_partial(dir, "head");
-  templates.foot = read_partial(dir, "foot");
-  templates.show_list = read_partial(dir, "show_list");
-  templates.pagination = read_partial(dir, "pagination");
-  compile_template(templates.root, dir, "root");
-  compile_template(templates.home, dir, "home");
-  compile_template(templates.list, dir, "list");
-  compile_template(templates.show, dir, "show");
-  compile_template(templates.episode, dir, "episode");
-  compile_template(templates.not_found, dir, "not_found");
-  compile_template(templates.search, dir, "search");
+  const Partials partials = read_partials(dir);
+  compile_template(templates.root, dir, "root", partials);
+  compile_template(templates.home, dir, "home", partials);
+  compile_template(templates.list, dir, "list", partials);
+  compile_template(templates.show, dir, "show", partials);
+  compile_template(templates.episode, dir, "episode", partials);
+  compile_template(templates.not_found, dir, "not_found", partials);
+  compile_template(templates.search, dir, "search", partials);
   templates.stylesheet = read_asset(dir / k_stylesheet_file);
   templates.locale_script = read_asset(dir / k_locale_script_file);
   return templates;
@@ -142,6 +165,8 @@ struct Renderer::Impl {
   internal::Templates templates;
   std::string site_url;
   std::string site_path;
+  // Per localizer, what every page of its locale shares: {"t": its interface strings}.
+  std::vector<Data> shared;
 
   explicit Impl(const SiteOptions& options)
       : max_page_lifetime(std::max<std::int64_t>(options.max_page_lifetime, 1)),
@@ -149,7 +174,13 @@ struct Renderer::Impl {
         locales(options.locales),
         templates(internal::load_templates(options.templates_dir)),
         site_url(normalized_site_url(options.site_url)),
-        site_path(url_path(site_url)) {}
+        site_path(url_path(site_url)) {
+    for (const auto& loaded : localizers) {
+      Data data;
+      data.set("t", internal::interface_strings(loaded));
+      shared.push_back(std::move(data));
+    }
+  }
 
   const l10n::Localizer& localizer(std::string_view tag) const {
     for (const auto& localizer : localizers) {
@@ -164,12 +195,12 @@ struct Renderer::Impl {
     return {localizers, site_url, site_path, now, now + max_page_lifetime};
   }
 
-  std::string fill(internal::Template& page, Data data) {
-    data.set("head", templates.head);
-    data.set("foot", templates.foot);
-    data.set("show_list", templates.show_list);
-    data.set("pagination", templates.pagination);
-    std::string html = page.render(data);
+  // The page's bytes: its data over what its locale's pages share.
+  std::string fill(internal::Template& page, const l10n::Localizer& locale, const Data& data) {
+    kainjow::mustache::context<std::string> context(
+        &shared.at(static_cast<std::size_t>(&locale - localizers.data())));
+    context.push(&data);
+    std::string html = page.render(context);
     if (!page.is_valid()) {
       throw core::EnvironmentError("template error: " + page.error_message());
     }
@@ -181,8 +212,8 @@ struct Renderer::Impl {
                       Build&& build) {
     const l10n::Localizer& chosen = localizer(locale);
     const internal::Site context = site(now);
-    Data data = build(context, chosen);
-    return {fill(page, std::move(data)), context.expires_at};
+    const Data data = build(context, chosen);
+    return {fill(page, chosen, data), context.expires_at};
   }
 };
 
@@ -202,12 +233,14 @@ const std::string& Renderer::site_path() const {
 }
 
 std::string Renderer::root_page() {
-  return m_impl->fill(m_impl->templates.root, internal::root_page(m_impl->site(0)));
+  return m_impl->fill(m_impl->templates.root, m_impl->localizers.front(),
+                      internal::root_page(m_impl->site(0)));
 }
 
 std::string Renderer::not_found_page(std::string_view locale) {
-  return m_impl->fill(m_impl->templates.not_found,
-                      internal::not_found_page(m_impl->site(0), m_impl->localizer(locale)));
+  const l10n::Localizer& chosen = m_impl->localizer(locale);
+  return m_impl->fill(m_impl->templates.not_found, chosen,
+                      internal::not_found_page(m_impl->site(0), chosen));
 }
 
 RenderedPage Renderer::home_page(const store::HomePage& home, std::string_view locale,
