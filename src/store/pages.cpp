@@ -282,38 +282,70 @@ std::optional<ShowListPage> Database::load_language_page(const std::string& tag,
       });
 }
 
+namespace {
+
+// A show page in one statement, so in one snapshot and one round trip: first the listed show
+// with slug $1 and its current episode count, then $2 of its current episodes from offset $3 in
+// page order, then its categories in the feed's order. Each kind of row has the others' columns
+// NULL: the show row has the columns of k_show_columns and the count (k_page_show_width columns);
+// an episode row has k_episode_columns and its place on the page from k_page_episode_first; a
+// category row its slug, first spelling, that spelling's language and its place in the feed
+// from k_page_category_first.
+const std::string k_show_page =
+    std::string("WITH shown AS (SELECT ") + k_show_columns +
+    ", (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL)"
+    "  FROM shows s JOIN feeds f ON f.id = s.feed_id WHERE s.slug = $1 AND " +
+    k_listed_show + "), listed AS (SELECT " + k_episode_columns + ", row_number() OVER (ORDER BY " +
+    k_episode_order +
+    ") AS n"
+    "  FROM (SELECT e.* FROM shown, episodes e WHERE e.show_id = shown.id"
+    "   AND e.removed_at IS NULL ORDER BY " +
+    k_episode_order +
+    " LIMIT $2 OFFSET $3) e"
+    "), filed AS (SELECT c.slug, first.name, first.language, sc.position"
+    "  FROM shown, show_categories sc JOIN categories c ON c.id = sc.category_id,"
+    "  LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = c.slug"
+    "   ORDER BY f.id LIMIT 1) first"
+    "  WHERE sc.show_id = shown.id AND c.slug <> '')"
+    " SELECT shown.*, listed.*, filed.*"
+    " FROM shown FULL JOIN listed ON false FULL JOIN filed ON false"
+    " ORDER BY shown.id IS NULL, listed.n, filed.position";
+constexpr pqxx::row::size_type k_page_show_width = 18;
+constexpr pqxx::row::size_type k_page_episode_first = k_page_show_width;
+constexpr pqxx::row::size_type k_page_category_first = k_page_episode_first + 20;
+
+} // namespace
+
 std::optional<ShowPage> Database::load_show_page(const std::string& slug, std::int64_t page) {
   if (page < 1) {
     return std::nullopt;
   }
   return guarded(m_impl->redacted_url, "load a show page", [&]() -> std::optional<ShowPage> {
-    SnapshotTransaction txn(m_impl->connection);
-    auto found = listed_show(txn, slug);
-    if (!found) {
+    pqxx::nontransaction txn(m_impl->connection);
+    const auto rows = exec_named(txn, "podcrawl_page_show_page", k_show_page, slug,
+                                 k_episodes_per_page, (page - 1) * k_episodes_per_page);
+    if (rows.empty() || rows[0][0].is_null()) {
       return std::nullopt;
     }
     ShowPage result;
     result.page = page;
-    result.show = std::move(found->second);
-    const std::int64_t id = found->first;
-    result.episode_count =
-        exec_named(txn, "podcrawl_page_episode_count",
-                   "SELECT count(*) FROM episodes WHERE show_id = $1 AND removed_at IS NULL",
-                   id)[0][0]
-            .as<std::int64_t>();
+    result.show = show_from_row(rows[0].slice(0, k_page_show_width - 1));
+    result.episode_count = rows[0][k_page_show_width - 1].as<std::int64_t>();
+    std::set<std::string> seen;
+    for (pqxx::result::size_type i = 1; i < rows.size(); ++i) {
+      const pqxx::row row = rows[i];
+      if (!row[k_page_episode_first].is_null()) {
+        add_episode(row.slice(k_page_episode_first, k_page_category_first - 1), result.show);
+      } else if (std::string category = row[k_page_category_first].as<std::string>();
+                 seen.insert(category).second) {
+        result.categories.push_back({std::move(category),
+                                     row[k_page_category_first + 1].as<std::string>(),
+                                     row[k_page_category_first + 2].as<std::string>(), 0});
+      }
+    }
     if (page > page_count(result.episode_count, k_episodes_per_page)) {
       return std::nullopt;
     }
-    static const std::string k_episodes =
-        std::string("SELECT ") + k_episode_columns +
-        " FROM episodes e WHERE e.show_id = $1 AND e.removed_at IS NULL ORDER BY " +
-        k_episode_order + " LIMIT $2 OFFSET $3";
-    for (const auto& row : exec_named(txn, "podcrawl_page_episodes", k_episodes, id,
-                                      k_episodes_per_page, (page - 1) * k_episodes_per_page)) {
-      add_episode(row, result.show);
-    }
-    result.categories = std::move(categories_of(txn, {id})[id]);
-    txn.commit();
     return result;
   });
 }
