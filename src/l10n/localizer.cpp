@@ -1,9 +1,11 @@
 #include "podcrawl/l10n/localizer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <unordered_map>
 
 #include <unicode/calendar.h>
 #include <unicode/coll.h>
@@ -35,6 +37,10 @@ constexpr double k_milliseconds = 1000.0;
 // minutes, 24 hours, 7 days, 9 weeks, 11 months and a few hundred years each way), and a bound
 // against junk dates, whose phrases are then formatted each time.
 constexpr std::size_t k_max_relative_phrases = 4096;
+// Dates kept per locale: eleven years of days.
+constexpr std::size_t k_max_dates = 4096;
+// Amounts formatted in advance: clock digits and spoken hours, minutes and seconds below this.
+constexpr std::size_t k_small_amounts = 100;
 
 void check(UErrorCode status, const std::string& what) {
   if (U_FAILURE(status)) {
@@ -53,6 +59,14 @@ icu::Locale make_locale(const internal::Catalog& catalog) {
                                  " must pin a numbering system (-u-nu-…)");
   }
   return locale;
+}
+
+std::string format_integer(const icu::number::LocalizedNumberFormatter& formatter, std::int64_t n) {
+  UErrorCode status = U_ZERO_ERROR;
+  const auto formatted = formatter.formatInt(n, status);
+  std::string result = to_utf8(formatted.toString(status));
+  check(status, "number format");
+  return result;
 }
 
 } // namespace
@@ -75,6 +89,14 @@ struct Localizer::Impl {
   // relative_time's phrases by direction (past or not), unit and amount: a page asks for the
   // same few hundred again and again.
   std::map<std::tuple<bool, URelativeDateTimeUnit, std::int64_t>, std::string> relative_phrases;
+  // Dates by day since the epoch (a date is the same all day in GMT): each episode of a page has
+  // one, and a directory's episodes fall on a few thousand days.
+  std::unordered_map<std::int64_t, std::string> dates_by_day;
+  // Formatted once: clock digits for 0-99 (plain_digits, two_digits), and the spoken hours,
+  // minutes and seconds for 0-99 (spoken_units), which is every amount but long hours.
+  std::array<std::string, k_small_amounts> plain_digit_texts;
+  std::array<std::string, k_small_amounts> two_digit_texts;
+  std::array<std::array<icu::UnicodeString, k_small_amounts>, 3> spoken_amounts;
   // ICU's message, date, calendar and relative formatters are not safe for concurrent use.
   std::mutex mutex;
 
@@ -138,18 +160,26 @@ struct Localizer::Impl {
     check(status, what);
     collator.reset(icu::Collator::createInstance(locale, status));
     check(status, what);
+    for (std::size_t n = 0; n < k_small_amounts; ++n) {
+      const auto amount = static_cast<std::int64_t>(n);
+      plain_digit_texts[n] = format_integer(plain_digits, amount);
+      two_digit_texts[n] = format_integer(two_digits, amount);
+      for (std::size_t unit = 0; unit < spoken_amounts.size(); ++unit) {
+        spoken_amounts[unit][n] = spoken_units[unit].formatInt(amount, status).toString(status);
+      }
+    }
+    check(status, what);
+  }
+
+  std::string digits(std::int64_t n, bool two) const {
+    if (n >= 0 && n < static_cast<std::int64_t>(k_small_amounts)) {
+      return (two ? two_digit_texts : plain_digit_texts)[static_cast<std::size_t>(n)];
+    }
+    return format_integer(two ? two_digits : plain_digits, n);
   }
 };
 
 namespace {
-
-std::string format_integer(const icu::number::LocalizedNumberFormatter& formatter, std::int64_t n) {
-  UErrorCode status = U_ZERO_ERROR;
-  const auto formatted = formatter.formatInt(n, status);
-  std::string result = to_utf8(formatted.toString(status));
-  check(status, "number format");
-  return result;
-}
 
 // The relative unit and count for an interval from earlier to later (earlier <= later).
 std::pair<URelativeDateTimeUnit, std::int64_t> pick_unit(icu::Calendar& calendar,
@@ -306,12 +336,11 @@ std::string Localizer::duration(std::int64_t seconds) const {
   seconds = std::max<std::int64_t>(seconds, 0);
   const std::int64_t hours = seconds / k_hour;
   const std::int64_t minutes = seconds % k_hour / k_minute;
-  const std::string clock_seconds = format_integer(m_impl->two_digits, seconds % k_minute);
+  const std::string clock_seconds = m_impl->digits(seconds % k_minute, true);
   if (hours > 0) {
-    return format_integer(m_impl->plain_digits, hours) + ":" +
-           format_integer(m_impl->two_digits, minutes) + ":" + clock_seconds;
+    return m_impl->digits(hours, false) + ":" + m_impl->digits(minutes, true) + ":" + clock_seconds;
   }
-  return format_integer(m_impl->plain_digits, minutes) + ":" + clock_seconds;
+  return m_impl->digits(minutes, false) + ":" + clock_seconds;
 }
 
 std::string Localizer::spoken_duration(std::int64_t seconds) const {
@@ -323,6 +352,10 @@ std::string Localizer::spoken_duration(std::int64_t seconds) const {
   for (std::size_t i = 0; i < std::size(parts); ++i) {
     // The seconds stay when they are all there is: "0 seconds".
     if (parts[i] != 0 || (count == 0 && i + 1 == std::size(parts))) {
+      if (parts[i] < static_cast<std::int64_t>(k_small_amounts)) {
+        measures[count++] = m_impl->spoken_amounts[i][static_cast<std::size_t>(parts[i])];
+        continue;
+      }
       UErrorCode status = U_ZERO_ERROR;
       measures[count++] = m_impl->spoken_units[i].formatInt(parts[i], status).toString(status);
       check(status, what);
@@ -374,10 +407,18 @@ std::string Localizer::open_graph_locale() const {
 
 std::string Localizer::date(std::int64_t t) const {
   t = std::clamp(t, -k_max_abs_time, k_max_abs_time);
+  const std::int64_t day = t / k_day - (t % k_day < 0 ? 1 : 0);
   std::lock_guard lock(m_impl->mutex);
+  if (const auto found = m_impl->dates_by_day.find(day); found != m_impl->dates_by_day.end()) {
+    return found->second;
+  }
   icu::UnicodeString result;
   m_impl->dates->format(static_cast<UDate>(t) * k_milliseconds, result);
-  return to_utf8(result);
+  std::string date = to_utf8(result);
+  if (m_impl->dates_by_day.size() < k_max_dates) {
+    m_impl->dates_by_day.emplace(day, date);
+  }
+  return date;
 }
 
 bool Localizer::collate_less(std::string_view a, std::string_view b) const {

@@ -330,6 +330,10 @@ TEST(HtmlPlainText, CollapsesWhitespaceAndSeparatesBlocks) {
       {"<ul><li>a</li><li>b</li></ul>", "a b"},
       {"<b>bo</b><i>ld</i>", "bold"},
       {"x&nbsp;&nbsp;y &amp; z", "x y & z"},
+      // Unicode's White_Space beyond ASCII: ideographic, em and medium mathematical spaces, the
+      // line separator; a zero width space is not one.
+      {"\u3000 lead\u00a0\u2003mid\u205ftrail\u2028 \u3000", "lead mid trail"},
+      {"zero\u200bwidth", "zero\u200bwidth"},
       {"", ""},
   };
   for (const auto& [input, expected] : cases) {
@@ -344,6 +348,15 @@ TEST(HtmlPlainText, CutsAtAWordBoundaryWithAnEllipsis) {
   EXPECT_EQ(plain_text("Hello wonderful world", 12), "Hello\u2026");
   EXPECT_EQ(plain_text("Hello wonderful world", 0), "");
   EXPECT_EQ(plain_text("Incomprehensibilities", 6), "Incom\u2026");
+}
+
+TEST(HtmlPlainText, CountsCharactersNotBytes) {
+  // Ten two-byte letters and a four-byte emoji: eleven characters, 24 bytes.
+  const std::string text =
+      "\xd8\xa7\xd8\xa8\xd8\xaa\xd8\xab\xd8\xac \xd8\xad\xd8\xae\xd8\xaf\xd8\xb0"
+      "\xf0\x9f\x8e\x99";
+  EXPECT_EQ(plain_text(text, 11), text);
+  EXPECT_EQ(plain_text(text, 10), "\xd8\xa7\xd8\xa8\xd8\xaa\xd8\xab\xd8\xac\u2026");
 }
 
 TEST(HtmlPlainText, CutsArabicTextOnAWordBoundary) {
