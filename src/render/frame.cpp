@@ -24,12 +24,12 @@ Data alternates(const Site& site, std::string_view path) {
     Data link;
     link.set("hreflang", localizer.tag());
     link.set("href", page_url(site, localizer.tag(), path));
-    list.push_back(link);
+    list.push_back(std::move(link));
   }
   Data fallback;
   fallback.set("hreflang", "x-default");
   fallback.set("href", default_url(site, path));
-  list.push_back(fallback);
+  list.push_back(std::move(fallback));
   return list;
 }
 
@@ -39,7 +39,7 @@ Data open_graph_alternates(const Site& site, const l10n::Localizer& current) {
     if (localizer.tag() != current.tag()) {
       Data item;
       item.set("locale", localizer.open_graph_locale());
-      list.push_back(item);
+      list.push_back(std::move(item));
     }
   }
   return list;
@@ -68,7 +68,7 @@ Data language_links(const Site& site, const l10n::Localizer& current, std::strin
     link.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
     link.set("name", localizer.native_name());
     link.set("current", localizer.tag() == current.tag());
-    list.push_back(link);
+    list.push_back(std::move(link));
   }
   return list;
 }
@@ -188,9 +188,9 @@ Data root_page(const Site& site) {
     locale.set("dir", localizer.right_to_left() ? "rtl" : "ltr");
     locale.set("name", localizer.native_name());
     locale.set("prompt", localizer.text("choose_language"));
-    locales.push_back(locale);
+    locales.push_back(std::move(locale));
   }
-  data.set("locales", locales);
+  data.set("locales", std::move(locales));
   return data;
 }
 

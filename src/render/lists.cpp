@@ -69,7 +69,7 @@ Data category_list(const l10n::Localizer& localizer,
     set_category_name(item, localizer, category);
     item.set("href", category_path(category.slug));
     item.set("podcast_count", localizer.count("podcasts", category.show_count));
-    list.push_back(item);
+    list.push_back(std::move(item));
   }
   return list;
 }
@@ -87,7 +87,7 @@ Data latest_episodes(const Site& site, const l10n::Localizer& localizer,
     item.set("show_title", entry.show_title);
     item.set("show_lang", language_tag_or_empty(entry.show_language));
     item.set("show_href", show_path(entry.show_slug));
-    list.push_back(item);
+    list.push_back(std::move(item));
   }
   return list;
 }
@@ -105,7 +105,7 @@ Data content_languages(const l10n::Localizer& localizer,
     item.set("name", localizer.language_name(language.tag));
     item.set("href", language_path(language.tag));
     item.set("podcast_count", localizer.count("podcasts", language.show_count));
-    list.push_back(item);
+    list.push_back(std::move(item));
   }
   return list;
 }
@@ -119,15 +119,15 @@ Data home_page(const Site& site, const l10n::Localizer& localizer, const store::
   data.set("description", localizer.text("site_tagline"));
   data.set("has_shows", home.show_count > 0);
   data.set("podcast_count", localizer.count("podcasts", home.show_count));
-  const Data categories = category_list(localizer, home.categories);
+  Data categories = category_list(localizer, home.categories);
   data.set("has_categories", !categories.is_empty_list());
-  data.set("categories", categories);
-  const Data latest = latest_episodes(site, localizer, home.latest);
+  data.set("categories", std::move(categories));
+  Data latest = latest_episodes(site, localizer, home.latest);
   data.set("has_latest", !latest.is_empty_list());
-  data.set("latest", latest);
-  const Data languages = content_languages(localizer, home.languages);
+  data.set("latest", std::move(latest));
+  Data languages = content_languages(localizer, home.languages);
   data.set("has_content_languages", !languages.is_empty_list());
-  data.set("content_languages", languages);
+  data.set("content_languages", std::move(languages));
   return data;
 }
 

@@ -11,17 +11,13 @@
 #include <string_view>
 #include <vector>
 
-#include <kainjow/mustache.hpp>
-
 #include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/render/site.hpp"
 #include "podcrawl/store/pages.hpp"
 #include "podcrawl/store/records.hpp"
+#include "template_internal.hpp"
 
 namespace podcrawl::render::internal {
-
-using Data = kainjow::mustache::data;
-using Template = kainjow::mustache::mustache;
 
 // The page templates, read and parsed once, with their partials expanded.
 // The site's stylesheet and the language chooser's script: copied from the templates folder to

@@ -77,7 +77,7 @@ Data search_page(const Site& site, const l10n::Localizer& localizer,
     }
   }
   data.set("has_results", !results.is_empty_list());
-  data.set("results", results);
+  data.set("results", std::move(results));
   set_pagination(
       data, localizer, store::page_count(page.total, store::k_search_results_per_page), page.page,
       [](std::int64_t n) { return search_path(n); }, suffix);

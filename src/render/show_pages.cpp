@@ -93,10 +93,10 @@ void set_resources(Data& data, const feed::Episode& episode) {
     item.set("href", href);
     item.set("has_format", !format.empty());
     item.set("format", format);
-    transcripts.push_back(item);
+    transcripts.push_back(std::move(item));
     any = true;
   }
-  data.set("transcripts", transcripts);
+  data.set("transcripts", std::move(transcripts));
   const bool has_chapters = set_link(data, "chapters", episode.chapters_url);
   data.set("has_resources", any || has_chapters);
 }
@@ -112,7 +112,7 @@ Data category_links(const l10n::Localizer& localizer,
     Data item;
     set_category_name(item, localizer, category);
     item.set("href", relative_link(from_path, category_path(category.slug)));
-    list.push_back(item);
+    list.push_back(std::move(item));
   }
   return list;
 }
@@ -187,11 +187,11 @@ void set_pagination(Data& data, const l10n::Localizer& localizer, std::int64_t p
       Data ellipsis;
       ellipsis.set("gap", true);
       ellipsis.set("current", false);
-      links.push_back(ellipsis);
+      links.push_back(std::move(ellipsis));
       gap = true;
     }
   }
-  data.set("page_links", links);
+  data.set("page_links", std::move(links));
 }
 
 Data episode_item(const Site& site, const l10n::Localizer& localizer, std::string_view show_slug,
@@ -237,9 +237,9 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
   data.set("episode_count", localizer.count("episodes", model.episode_count));
   data.set("has_show_description", !show.description.empty());
   data.set("show_description", show.description);
-  const Data categories = category_links(localizer, model.categories, path);
+  Data categories = category_links(localizer, model.categories, path);
   data.set("has_categories", !categories.is_empty_list());
-  data.set("categories", categories);
+  data.set("categories", std::move(categories));
   const bool has_website = set_link(data, "website", show.link);
   const bool has_feed_url = set_link(data, "feed_url", stored.feed_url);
   const bool has_opml = !show_opml(stored).empty();
@@ -254,7 +254,7 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
     }
   }
   data.set("has_episodes", !episodes.is_empty_list());
-  data.set("episodes", episodes);
+  data.set("episodes", std::move(episodes));
   return data;
 }
 

@@ -197,10 +197,8 @@ struct Renderer::Impl {
 
   // The page's bytes: its data over what its locale's pages share.
   std::string fill(internal::Template& page, const l10n::Localizer& locale, const Data& data) {
-    kainjow::mustache::context<std::string> context(
-        &shared.at(static_cast<std::size_t>(&locale - localizers.data())));
-    context.push(&data);
-    std::string html = page.render(context);
+    std::string html =
+        page.render({&shared.at(static_cast<std::size_t>(&locale - localizers.data())), &data});
     if (!page.is_valid()) {
       throw core::EnvironmentError("template error: " + page.error_message());
     }

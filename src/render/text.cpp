@@ -1,6 +1,7 @@
 #include <cctype>
 #include <optional>
 
+#include "podcrawl/html/escape.hpp"
 #include "render_internal.hpp"
 
 namespace podcrawl::render::internal {
@@ -106,30 +107,7 @@ std::optional<std::int64_t> plausible_time(std::optional<std::int64_t> t) {
 }
 
 std::string escape_xml(std::string_view text) {
-  std::string result;
-  result.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        result += "&amp;";
-        break;
-      case '<':
-        result += "&lt;";
-        break;
-      case '>':
-        result += "&gt;";
-        break;
-      case '"':
-        result += "&quot;";
-        break;
-      case '\'':
-        result += "&apos;";
-        break;
-      default:
-        result += c;
-    }
-  }
-  return result;
+  return html::escaped(text, html::k_escape_xml);
 }
 
 } // namespace podcrawl::render::internal
