@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "podcrawl/core/error.hpp"
@@ -284,6 +285,19 @@ std::optional<ShowListPage> Database::load_language_page(const std::string& tag,
 
 namespace {
 
+// The show and episode columns without the iTunes and Podcasting 2.0 namespace fields, which no
+// page shows: NULL in their place, so the database converts nothing and read_namespace leaves
+// them empty.
+std::string without_namespaces(std::string columns) {
+  for (const std::string_view column :
+       {"s.itunes::text", "s.podcast::text", "e.itunes::text", "e.podcast::text"}) {
+    if (const auto at = columns.find(column); at != std::string::npos) {
+      columns.replace(at, column.size(), "NULL::text");
+    }
+  }
+  return columns;
+}
+
 // A show page in one statement, so in one snapshot and one round trip: first the listed show
 // with slug $1 and its current episode count, then $2 of its current episodes from offset $3 in
 // page order, then its categories in the feed's order. Each kind of row has the others' columns
@@ -292,11 +306,11 @@ namespace {
 // category row its slug, first spelling, that spelling's language and its place in the feed
 // from k_page_category_first.
 const std::string k_show_page =
-    std::string("WITH shown AS (SELECT ") + k_show_columns +
+    "WITH shown AS (SELECT " + without_namespaces(k_show_columns) +
     ", (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL)"
     "  FROM shows s JOIN feeds f ON f.id = s.feed_id WHERE s.slug = $1 AND " +
-    k_listed_show + "), listed AS (SELECT " + k_episode_columns + ", row_number() OVER (ORDER BY " +
-    k_episode_order +
+    k_listed_show + "), listed AS (SELECT " + without_namespaces(k_episode_columns) +
+    ", row_number() OVER (ORDER BY " + k_episode_order +
     ") AS n"
     "  FROM (SELECT e.* FROM shown, episodes e WHERE e.show_id = shown.id"
     "   AND e.removed_at IS NULL ORDER BY " +
