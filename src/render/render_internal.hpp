@@ -45,6 +45,8 @@ struct Templates {
   std::string locale_script;
 };
 
+// A page template's text as it is parsed: templates/<name>.mustache with its partials expanded.
+std::string template_text(const std::filesystem::path& dir, std::string_view name);
 // Read templates/*.mustache. Throws core::EnvironmentError when one is missing or malformed.
 Templates load_templates(const std::filesystem::path& dir);
 
@@ -101,11 +103,11 @@ Data episode_page(const Site& site, const l10n::Localizer& localizer,
 Data search_page(const Site& site, const l10n::Localizer& localizer, const store::SearchPage& page);
 // The localized 404 page; its links are absolute paths, as it is served at any address.
 Data not_found_page(const Site& site, const l10n::Localizer& localizer);
-// The frame every locale page shares: lang, dir, title, alternates, language links, Open Graph
-// properties, the search form.
 // The locale's catalog strings the templates use, {{t.key}}: the same on every page, so a
 // renderer makes them once per locale and renders each page in a context that holds them.
 Data interface_strings(const l10n::Localizer& localizer);
+// The frame every locale page shares: lang, dir, title, alternates, language links, Open Graph
+// properties, the search form.
 Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_view path,
                 std::string_view page_title);
 // Links to the same page in every locale, relative to the page, or from `absolute_root` (a

@@ -47,34 +47,8 @@ std::string read_partial(const std::filesystem::path& dir, std::string_view name
   return text;
 }
 
-// The partials, expanded into each page template as it is read: a page is parsed once, not
-// each partial again on every render. Including them as text renders the same bytes, since a
-// partial shares its includer's context and line.
-struct Partials {
-  std::vector<std::pair<std::string, std::string>> tags; // "{{> name}}", the partial's text
-};
-
-Partials read_partials(const std::filesystem::path& dir) {
-  Partials partials;
-  for (const char* name : {"head", "foot", "show_list", "pagination"}) {
-    partials.tags.emplace_back("{{> " + std::string(name) + "}}", read_partial(dir, name));
-  }
-  return partials;
-}
-
-std::string with_partials(std::string text, const Partials& partials) {
-  for (const auto& [tag, partial] : partials.tags) {
-    for (std::size_t at = text.find(tag); at != std::string::npos;
-         at = text.find(tag, at + partial.size())) {
-      text.replace(at, tag.size(), partial);
-    }
-  }
-  return text;
-}
-
-void compile_template(Template& target, const std::filesystem::path& dir, std::string_view name,
-                      const Partials& partials) {
-  Template compiled{with_partials(read_template(dir, name), partials)};
+void compile_template(Template& target, const std::filesystem::path& dir, std::string_view name) {
+  Template compiled{template_text(dir, name)};
   if (!compiled.is_valid()) {
     throw core::EnvironmentError("template " + std::string(name) + ": " + compiled.error_message());
   }
@@ -83,16 +57,31 @@ void compile_template(Template& target, const std::filesystem::path& dir, std::s
 
 } // namespace
 
+// The partials are expanded into each page template as it is read: a page is parsed once, not
+// each partial again on every render. Including them as text renders the same bytes, since a
+// partial shares its includer's context and line.
+std::string template_text(const std::filesystem::path& dir, std::string_view name) {
+  std::string text = read_template(dir, name);
+  for (const char* partial_name : {"head", "foot", "show_list", "pagination"}) {
+    const std::string tag = "{{> " + std::string(partial_name) + "}}";
+    const std::string partial = read_partial(dir, partial_name);
+    for (std::size_t at = text.find(tag); at != std::string::npos;
+         at = text.find(tag, at + partial.size())) {
+      text.replace(at, tag.size(), partial);
+    }
+  }
+  return text;
+}
+
 Templates load_templates(const std::filesystem::path& dir) {
   Templates templates;
-  const Partials partials = read_partials(dir);
-  compile_template(templates.root, dir, "root", partials);
-  compile_template(templates.home, dir, "home", partials);
-  compile_template(templates.list, dir, "list", partials);
-  compile_template(templates.show, dir, "show", partials);
-  compile_template(templates.episode, dir, "episode", partials);
-  compile_template(templates.not_found, dir, "not_found", partials);
-  compile_template(templates.search, dir, "search", partials);
+  compile_template(templates.root, dir, "root");
+  compile_template(templates.home, dir, "home");
+  compile_template(templates.list, dir, "list");
+  compile_template(templates.show, dir, "show");
+  compile_template(templates.episode, dir, "episode");
+  compile_template(templates.not_found, dir, "not_found");
+  compile_template(templates.search, dir, "search");
   templates.stylesheet = read_asset(dir / k_stylesheet_file);
   templates.locale_script = read_asset(dir / k_locale_script_file);
   return templates;
@@ -196,17 +185,13 @@ struct Renderer::Impl {
   }
 
   // The page's bytes: its data over what its locale's pages share.
-  std::string fill(internal::Template& page, const l10n::Localizer& locale, const Data& data) {
-    std::string html =
-        page.render({&shared.at(static_cast<std::size_t>(&locale - localizers.data())), &data});
-    if (!page.is_valid()) {
-      throw core::EnvironmentError("template error: " + page.error_message());
-    }
-    return html;
+  std::string fill(const internal::Template& page, const l10n::Localizer& locale,
+                   const Data& data) {
+    return page.render({&shared.at(static_cast<std::size_t>(&locale - localizers.data())), &data});
   }
 
   template <typename Build>
-  RenderedPage render(internal::Template& page, std::string_view locale, std::int64_t now,
+  RenderedPage render(const internal::Template& page, std::string_view locale, std::int64_t now,
                       Build&& build) {
     const l10n::Localizer& chosen = localizer(locale);
     const internal::Site context = site(now);

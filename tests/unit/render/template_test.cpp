@@ -1,19 +1,17 @@
 // The page template engine against kainjow-mustache, the Mustache library the pages were first
 // rendered with: for every template of templates/ and for edge cases of the language, both give
 // the same bytes for the same data, over thousands of generated data trees.
-#include "template_internal.hpp"
+#include "render_internal.hpp"
 
 #include <gtest/gtest.h>
 
 #include <kainjow/mustache.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <random>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,29 +23,6 @@ using podcrawl::render::internal::Template;
 namespace kainjow_mustache = kainjow::mustache;
 
 const fs::path k_templates = fs::path(PODCRAWL_SOURCE_DIR) / "templates";
-
-std::string read(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// A page template with its partials expanded, as the renderer reads it.
-std::string expanded(const std::string& name) {
-  std::string text = read(k_templates / (name + ".mustache"));
-  for (const char* partial : {"head", "foot", "show_list", "pagination"}) {
-    std::string body = read(k_templates / (std::string(partial) + ".mustache"));
-    if (body.ends_with('\n')) {
-      body.pop_back();
-    }
-    const std::string tag = "{{> " + std::string(partial) + "}}";
-    for (auto at = text.find(tag); at != std::string::npos; at = text.find(tag, at + body.size())) {
-      text.replace(at, tag.size(), body);
-    }
-  }
-  return text;
-}
 
 // A value of either library's data, made once and converted to both.
 struct Value {
@@ -227,7 +202,7 @@ void expect_same_output(const std::string& text, unsigned seeds) {
 TEST(PageTemplate, RendersEveryTemplateAsKainjowMustacheDoes) {
   for (const char* name : {"root", "home", "list", "show", "episode", "not_found", "search"}) {
     SCOPED_TRACE(name);
-    const std::string text = expanded(name);
+    const std::string text = podcrawl::render::internal::template_text(k_templates, name);
     ASSERT_GT(names_in(text).plain.size(), 5U); // the generator has names to vary
     expect_same_output(text, 150);
   }
