@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,15 +40,28 @@ ShowSummary summary_from_row(const pqxx::row& row) {
 constexpr const char* k_category_entry =
     "SELECT name, language FROM categories WHERE slug = $1 ORDER BY id LIMIT 1";
 
-// The categories of the shows with ids in $1 (a bigint[]), each slug once per show in the
-// feed's order: show id, slug, first spelling, its language.
-constexpr const char* k_show_categories =
-    "SELECT sc.show_id, c.slug, first.name, first.language"
-    " FROM show_categories sc JOIN categories c ON c.id = sc.category_id,"
-    " LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = c.slug"
-    "  ORDER BY f.id LIMIT 1) first"
-    " WHERE sc.show_id = ANY($1::bigint[]) AND c.slug <> ''"
-    " ORDER BY sc.show_id, sc.position";
+// A LATERAL subquery named `first`: the first spelling (name, language) of the category slug
+// in the column `slug`. Spellings that differ only in case or accents share a slug.
+std::string first_spelling(std::string_view slug) {
+  return " LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = " +
+         std::string(slug) + " ORDER BY f.id LIMIT 1) first";
+}
+
+// The slugs `filed` in the feed's order of the show `show_id` (a column): slug, first spelling,
+// its language, position; each slug once, at the first place the feed gives it.
+std::string filed_categories(std::string_view show_id) {
+  return "SELECT DISTINCT ON (c.slug) c.slug, first.name, first.language, sc.position"
+         " FROM show_categories sc JOIN categories c ON c.id = sc.category_id," +
+         first_spelling("c.slug") + " WHERE sc.show_id = " + std::string(show_id) +
+         " AND c.slug <> '' ORDER BY c.slug, sc.position";
+}
+
+// The categories of the shows with ids in $1 (a bigint[]), in the feed's order: show id, slug,
+// first spelling, its language.
+const std::string k_show_categories =
+    "SELECT ids.id, filed.slug, filed.name, filed.language FROM unnest($1::bigint[]) ids(id),"
+    " LATERAL (" +
+    filed_categories("ids.id") + ") filed ORDER BY ids.id, filed.position";
 
 std::string id_array(const std::vector<std::int64_t>& ids) {
   std::string text = "{";
@@ -87,15 +99,10 @@ std::string text_array(const std::vector<std::string>& items) {
 std::map<std::int64_t, std::vector<CategoryEntry>> categories_of(
     SnapshotTransaction& txn, const std::vector<std::int64_t>& ids) {
   std::map<std::int64_t, std::vector<CategoryEntry>> result;
-  std::map<std::int64_t, std::set<std::string>> seen;
   for (const auto& row :
        exec_named(txn, "podcrawl_page_show_categories", k_show_categories, id_array(ids))) {
-    const auto id = row[0].as<std::int64_t>();
-    std::string slug = row[1].as<std::string>();
-    if (seen[id].insert(slug).second) {
-      result[id].push_back(
-          {std::move(slug), row[2].as<std::string>(), row[3].as<std::string>(), 0});
-    }
+    result[row[0].as<std::int64_t>()].push_back(
+        {row[1].as<std::string>(), row[2].as<std::string>(), row[3].as<std::string>(), 0});
   }
   return result;
 }
@@ -195,10 +202,8 @@ HomePage Database::load_home_page() {
             "  SELECT c.slug, count(DISTINCT sc.show_id) AS shows FROM categories c"
             "  JOIN show_categories sc ON sc.category_id = c.id"
             "  JOIN shows s ON s.id = sc.show_id WHERE c.slug <> '' AND ") +
-        k_listed_show +
-        "  GROUP BY c.slug ORDER BY shows DESC, c.slug LIMIT $1) t,"
-        " LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = t.slug"
-        "  ORDER BY f.id LIMIT 1) first ORDER BY t.shows DESC, t.slug";
+        k_listed_show + "  GROUP BY c.slug ORDER BY shows DESC, c.slug LIMIT $1) t," +
+        first_spelling("t.slug") + " ORDER BY t.shows DESC, t.slug";
     for (const auto& row :
          exec_named(txn, "podcrawl_page_categories", k_categories, k_home_categories)) {
       home.categories.push_back({row[0].as<std::string>(), row[1].as<std::string>(),
@@ -316,17 +321,17 @@ const std::string k_show_page =
     "   AND e.removed_at IS NULL ORDER BY " +
     k_episode_order +
     " LIMIT $2 OFFSET $3) e"
-    "), filed AS (SELECT c.slug, first.name, first.language, sc.position"
-    "  FROM shown, show_categories sc JOIN categories c ON c.id = sc.category_id,"
-    "  LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = c.slug"
-    "   ORDER BY f.id LIMIT 1) first"
-    "  WHERE sc.show_id = shown.id AND c.slug <> '')"
+    "), filed AS (SELECT filed.* FROM shown, LATERAL (" +
+    filed_categories("shown.id") +
+    ") filed)"
     " SELECT shown.*, listed.*, filed.*"
     " FROM shown FULL JOIN listed ON false FULL JOIN filed ON false"
     " ORDER BY shown.id IS NULL, listed.n, filed.position";
-constexpr pqxx::row::size_type k_page_show_width = 18;
+constexpr auto k_page_show_width =
+    static_cast<pqxx::row::size_type>(column_count(k_show_columns) + 1);
 constexpr pqxx::row::size_type k_page_episode_first = k_page_show_width;
-constexpr pqxx::row::size_type k_page_category_first = k_page_episode_first + 20;
+constexpr auto k_page_category_first =
+    static_cast<pqxx::row::size_type>(k_page_episode_first + column_count(k_episode_columns) + 1);
 
 } // namespace
 
@@ -345,14 +350,12 @@ std::optional<ShowPage> Database::load_show_page(const std::string& slug, std::i
     result.page = page;
     result.show = show_from_row(rows[0].slice(0, k_page_show_width - 1));
     result.episode_count = rows[0][k_page_show_width - 1].as<std::int64_t>();
-    std::set<std::string> seen;
     for (pqxx::result::size_type i = 1; i < rows.size(); ++i) {
       const pqxx::row row = rows[i];
       if (!row[k_page_episode_first].is_null()) {
         add_episode(row.slice(k_page_episode_first, k_page_category_first - 1), result.show);
-      } else if (std::string category = row[k_page_category_first].as<std::string>();
-                 seen.insert(category).second) {
-        result.categories.push_back({std::move(category),
+      } else {
+        result.categories.push_back({row[k_page_category_first].as<std::string>(),
                                      row[k_page_category_first + 1].as<std::string>(),
                                      row[k_page_category_first + 2].as<std::string>(), 0});
       }
@@ -590,10 +593,8 @@ std::vector<CategoryEntry> Database::load_categories(const std::string& after_sl
             "  SELECT c.slug, count(DISTINCT sc.show_id) AS shows FROM categories c"
             "  JOIN show_categories sc ON sc.category_id = c.id"
             "  JOIN shows s ON s.id = sc.show_id WHERE c.slug > $1 AND ") +
-        k_listed_show +
-        "  GROUP BY c.slug ORDER BY c.slug LIMIT $2) t,"
-        " LATERAL (SELECT f.name, f.language FROM categories f WHERE f.slug = t.slug"
-        "  ORDER BY f.id LIMIT 1) first ORDER BY t.slug";
+        k_listed_show + "  GROUP BY c.slug ORDER BY c.slug LIMIT $2) t," +
+        first_spelling("t.slug") + " ORDER BY t.slug";
     std::vector<CategoryEntry> categories;
     for (const auto& row :
          exec_named(txn, "podcrawl_walk_categories", k_categories, after_slug, limit)) {

@@ -6,18 +6,6 @@
 
 namespace podcrawl::store {
 
-const char* const k_show_columns =
-    "s.id, s.slug, f.url, s.active, extract(epoch FROM s.added_at)::bigint,"
-    " extract(epoch FROM s.updated_at)::bigint, s.title, s.link, s.description, s.language,"
-    " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url, s.itunes::text,"
-    " s.podcast::text";
-
-const char* const k_episode_columns =
-    "e.show_id, e.slug, e.guid, e.title, extract(epoch FROM e.published)::bigint,"
-    " e.enclosure_url, e.enclosure_type, e.enclosure_length, e.duration_seconds, e.link,"
-    " e.description, e.season, e.episode, e.explicit, e.image, e.transcripts::text,"
-    " e.chapters_url, e.itunes::text, e.podcast::text";
-
 const char* const k_episode_order = "e.published DESC NULLS LAST, e.position, e.id";
 
 const char* const k_listed_show = "s.active AND s.title <> ''";

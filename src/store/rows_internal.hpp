@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <pqxx/pqxx>
 
@@ -11,9 +13,32 @@
 namespace podcrawl::store {
 
 // The columns show_from_row reads, from `shows s JOIN feeds f`: s.id first.
-extern const char* const k_show_columns;
-// The columns add_episode reads, from `episodes e`: e.show_id first, 19 in all.
-extern const char* const k_episode_columns;
+inline constexpr const char* k_show_columns =
+    "s.id, s.slug, f.url, s.active, extract(epoch FROM s.added_at)::bigint,"
+    " extract(epoch FROM s.updated_at)::bigint, s.title, s.link, s.description, s.language,"
+    " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url, s.itunes::text,"
+    " s.podcast::text";
+
+// The columns add_episode reads, from `episodes e`: e.show_id first.
+inline constexpr const char* k_episode_columns =
+    "e.show_id, e.slug, e.guid, e.title, extract(epoch FROM e.published)::bigint,"
+    " e.enclosure_url, e.enclosure_type, e.enclosure_length, e.duration_seconds, e.link,"
+    " e.description, e.season, e.episode, e.explicit, e.image, e.transcripts::text,"
+    " e.chapters_url, e.itunes::text, e.podcast::text";
+
+// The number of columns in a list of them: its commas outside parentheses, and one.
+constexpr std::size_t column_count(std::string_view columns) {
+  std::size_t count = 1;
+  int depth = 0;
+  for (const char c : columns) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    count += c == ',' && depth == 0 ? 1 : 0;
+  }
+  return count;
+}
+static_assert(column_count(k_show_columns) == 17 && column_count(k_episode_columns) == 19,
+              "show_from_row and add_episode read the columns by their place");
+
 // The order of a show's current episodes on its pages: newest first, undated last, then as the
 // feed lists them.
 extern const char* const k_episode_order;

@@ -88,6 +88,25 @@ TEST_F(PagesTest, SpellingsWithOneSlugAreOneCategoryNamedAsFirstStored) {
   EXPECT_EQ(titles_of(*list), (std::vector<std::string>{"Alpha", "Beta"}));
 }
 
+TEST_F(PagesTest, AShowListsEachOfItsCategorySlugsOnceWhereTheFeedFirstNamesIt) {
+  stored_show("Alpha", "en", {"Tech News"});
+  const std::string slug = stored_show("Beta", "en", {"Zeta", "tech news", "Arts", "TECH NEWS"});
+  const auto names_of = [](const std::vector<CategoryEntry>& categories) {
+    std::vector<std::string> names;
+    for (const auto& category : categories) {
+      names.push_back(category.slug + "=" + category.name);
+    }
+    return names;
+  };
+  const std::vector<std::string> expected{"zeta=Zeta", "tech-news=Tech News", "arts=Arts"};
+  const auto page = db().load_show_page(slug, 1);
+  ASSERT_TRUE(page.has_value());
+  EXPECT_EQ(names_of(page->categories), expected);
+  const auto pages = db().load_show_pages(slug);
+  ASSERT_TRUE(pages.has_value());
+  EXPECT_EQ(names_of(pages->categories), expected);
+}
+
 TEST_F(PagesTest, LanguagePagesGroupDeclaredTagsIgnoringCase) {
   stored_show("Uno", "pt-BR", {"News"});
   stored_show("Dos", "pt-br", {"News"});
