@@ -116,7 +116,8 @@ public:
       }
       const toml::table* keys = node.as_table();
       if (keys == nullptr) {
-        fail(section.source(), "\"" + std::string(section.str()) + "\" must be a table");
+        fail(section.source(),
+             std::string("\"").append(section.str()).append("\" must be a table"));
       }
       for (const auto& [name, value] : *keys) {
         const KnownKey* known = find_key(section.str(), name.str());

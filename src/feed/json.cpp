@@ -385,7 +385,8 @@ public:
   // A value as dump(2) writes it, indented to this depth.
   void json(const nlohmann::json& value) {
     std::string text = value.dump(2);
-    std::string margin = "\n" + std::string(2 * m_depth, ' ');
+    std::string margin(2 * m_depth + 1, ' ');
+    margin.front() = '\n';
     for (std::size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '\n') {
         m_out.append(margin);

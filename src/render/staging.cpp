@@ -50,14 +50,23 @@ fs::path folder_path(const fs::path& out_dir) {
   return path;
 }
 
-fs::path beside(const fs::path& site, std::string_view suffix) {
-  return site.parent_path() / ("." + site.filename().string() + std::string(suffix));
+// ".<name><suffix>" for the file or folder <name>. Built by appending: GCC 12 at -O3 reports a
+// false -Wrestrict on "." + std::string.
+std::string hidden_name(const fs::path& path, std::string_view suffix) {
+  std::string name = ".";
+  name += path.filename().string();
+  name += suffix;
+  return name;
+}
+
+fs::path beside(const fs::path& path, std::string_view suffix) {
+  return path.parent_path() / hidden_name(path, suffix);
 }
 
 // Copies left by renders of earlier versions, which staged a whole linked copy per process.
 void remove_abandoned_copies(const fs::path& site) {
   std::error_code error;
-  const std::string prefix = "." + site.filename().string() + ".render-";
+  const std::string prefix = hidden_name(site, ".render-");
   for (const auto& entry : fs::directory_iterator(site.parent_path(), error)) {
     const std::string name = entry.path().filename().string();
     if (!name.starts_with(prefix)) {
@@ -296,8 +305,7 @@ void SiteFiles::apply_update() {
 void write_file_atomically(const fs::path& file, std::string_view content) {
   std::error_code error;
   fs::create_directories(file.parent_path(), error);
-  const fs::path temporary = file.parent_path() / ("." + file.filename().string() + ".tmp-" +
-                                                   std::to_string(static_cast<long>(::getpid())));
+  const fs::path temporary = beside(file, ".tmp-" + std::to_string(static_cast<long>(::getpid())));
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     throw core::EnvironmentError("cannot write " + temporary.string() + ": " + error_text(errno));
