@@ -134,9 +134,13 @@ void serve_live(const Context& context, const serve::LiveOptions& live, const st
   server_options.connection_timeout_seconds = context.config.serve.connection_timeout_seconds;
   server_options.max_header_bytes = static_cast<std::size_t>(context.config.serve.max_header_bytes);
   server_options.drain_timeout_seconds = context.config.serve.drain_timeout_seconds;
-  http::Server server(server_options, [&directory](const http::Request& request) {
-    return directory.handle(request);
-  });
+  // Each database connection has a worker: a page not in memory waits for the next free one,
+  // in the order requests came, while the event loops go on answering from memory.
+  server_options.workers = context.config.serve.database_connections;
+  http::Server server(
+      server_options,
+      [&directory](const http::Request& request) { return directory.answer_by_loading(request); },
+      [&directory](const http::Request& request) { return directory.answer_from_memory(request); });
   std::cout << "serving the live directory at http://" << bind << ":" << server.port() << "/"
             << std::endl;
   http::serve_until_signal(server);

@@ -80,21 +80,27 @@ std::shared_ptr<const CachedPage> with_coding(const CachedPage& page, ContentCod
 
 PageCache::PageCache(std::size_t max_bytes) : m_max_bytes(max_bytes) {}
 
-std::shared_ptr<const CachedPage> PageCache::find(const std::string& key, std::int64_t now) {
+std::shared_ptr<const CachedPage> PageCache::find(const std::string& key, std::int64_t now,
+                                                  bool counted) {
   std::lock_guard lock(m_mutex);
+  const auto count = [counted](std::atomic<std::uint64_t>& counter) {
+    if (counted) {
+      counter.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
   const auto found = m_by_key.find(key);
   if (found == m_by_key.end()) {
-    m_misses.fetch_add(1, std::memory_order_relaxed);
+    count(m_misses);
     return nullptr;
   }
   const Order::iterator entry = found->second;
   if (now >= entry->page->expires_at) {
     erase(entry);
-    m_misses.fetch_add(1, std::memory_order_relaxed);
+    count(m_misses);
     return nullptr;
   }
   m_order.splice(m_order.begin(), m_order, entry);
-  m_hits.fetch_add(1, std::memory_order_relaxed);
+  count(m_hits);
   return entry->page;
 }
 

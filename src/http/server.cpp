@@ -12,9 +12,12 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <thread>
+#include <vector>
 
 #include <microhttpd.h>
 #include <spdlog/spdlog.h>
@@ -70,6 +73,10 @@ private:
 struct RequestState {
   std::string target;   // the request target as received, copied before MHD decodes it
   bool counted = false; // counted in Impl::in_flight
+  // A request the quick handler left: read on the event loop, answered by a worker while its
+  // connection is suspended, sent when libmicrohttpd calls again after the resume.
+  std::optional<Request> deferred;
+  std::optional<Response> answer;
 };
 
 struct ListenAddress {
@@ -108,7 +115,7 @@ void check_options(const ServerOptions& options) {
     throw core::UsageError("the server's port must be in [0, 65535], not " +
                            std::to_string(options.port));
   }
-  if (options.threads < 1 || options.max_connections < 1 ||
+  if (options.threads < 1 || options.workers < 0 || options.max_connections < 1 ||
       options.connection_timeout_seconds < 1 || options.drain_timeout_seconds < 0 ||
       options.max_header_bytes < 1024) {
     throw core::UsageError(
@@ -228,6 +235,7 @@ enum MHD_Result send(MHD_Connection* connection, const Response& answer, bool cl
 struct Server::Impl {
   const ServerOptions options;
   const Handler handler;
+  const QuickHandler quick;
   Socket listen_socket;
   int port = 0;
   std::unique_ptr<MHD_Daemon, DaemonDeleter> daemon; // after listen_socket: stopped first
@@ -239,11 +247,74 @@ struct Server::Impl {
   std::size_t in_flight = 0;        // requests handed to the handler and not yet completed
   std::atomic<bool> closing{false}; // answers close their connections
 
-  Impl(ServerOptions server_options, Handler request_handler)
-      : options(std::move(server_options)), handler(std::move(request_handler)) {}
+  // Requests waiting for a worker, oldest first, each with its suspended connection.
+  std::mutex jobs_mutex;
+  std::condition_variable jobs_ready;
+  std::deque<std::pair<MHD_Connection*, RequestState*>> jobs;
+  bool workers_done = false; // set once nothing more can be queued: workers end when idle
+  std::vector<std::thread> workers;
+
+  Impl(ServerOptions server_options, Handler request_handler, QuickHandler quick_handler)
+      : options(std::move(server_options)),
+        handler(std::move(request_handler)),
+        quick(std::move(quick_handler)) {}
+
+  // What a handler that threw `error` answers.
+  static Response failure(const Request& request, const std::exception& error) {
+    spdlog::error("the handler of {} {} failed: {}", request.method, request.path, error.what());
+    return Response{500, {}, nullptr};
+  }
+
+  Response run_handler(const Request& request) const {
+    try {
+      return handler(request);
+    } catch (const std::exception& error) {
+      return failure(request, error);
+    }
+  }
+
+  void work() {
+    for (;;) {
+      std::pair<MHD_Connection*, RequestState*> job;
+      {
+        std::unique_lock lock(jobs_mutex);
+        jobs_ready.wait(lock, [&] { return workers_done || !jobs.empty(); });
+        if (jobs.empty()) {
+          return;
+        }
+        job = jobs.front();
+        jobs.pop_front();
+      }
+      auto& [connection, state] = job;
+      state->answer = run_handler(*state->deferred);
+      MHD_resume_connection(connection);
+    }
+  }
+
+  void start_workers() {
+    for (int i = 0; i < options.workers; ++i) {
+      workers.emplace_back([this] { work(); });
+    }
+  }
+
+  // Every queued request answered, then the workers joined: libmicrohttpd must not be stopped
+  // while a connection is suspended.
+  void stop_workers() {
+    {
+      std::lock_guard lock(jobs_mutex);
+      workers_done = true;
+    }
+    jobs_ready.notify_all();
+    for (auto& worker : workers) {
+      worker.join();
+    }
+    workers.clear();
+  }
 
   static void* on_uri(void* /*cls*/, const char* uri, MHD_Connection* /*connection*/) {
-    return new RequestState{uri ? uri : "", false};
+    auto* state = new RequestState;
+    state->target = uri ? uri : "";
+    return state;
   }
 
   static void on_completed(void* cls, MHD_Connection* /*connection*/, void** con_cls,
@@ -290,10 +361,13 @@ struct Server::Impl {
     return impl.answer(connection, method, *state);
   }
 
-  enum MHD_Result answer(MHD_Connection* connection, const char* method,
-                         const RequestState& state) {
+  enum MHD_Result answer(MHD_Connection* connection, const char* method, RequestState& state) {
+    if (state.answer) { // called again after a worker's resume
+      return send(connection, *state.answer, closing.load());
+    }
     Request request;
     request.method = method ? method : "";
+    request.received = std::chrono::steady_clock::now();
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, collect_header, &request.headers);
     const detail::Limits limits{options.max_header_bytes};
     if (auto refusal = detail::check_request(request, state.target, limits)) {
@@ -301,20 +375,40 @@ struct Server::Impl {
       return send(connection, *refusal, true);
     }
     read_client(connection, request);
-    Response response;
-    try {
-      response = handler(request);
-    } catch (const std::exception& error) {
-      spdlog::error("the handler of {} {} failed: {}", request.method, request.path, error.what());
-      response = Response{500, {}, nullptr};
+    if (!quick) {
+      const Response response = run_handler(request);
+      // Read after the handler: stop() may have come while it ran.
+      return send(connection, response, closing.load());
     }
-    // Read after the handler: stop() may have come while it ran.
-    return send(connection, response, closing.load());
+    std::optional<Response> ready;
+    try {
+      ready = quick(request);
+    } catch (const std::exception& error) {
+      ready = failure(request, error);
+    }
+    if (ready) {
+      return send(connection, *ready, closing.load());
+    }
+    state.deferred = std::move(request);
+    // Suspended before it is queued, so that no worker can resume it first.
+    MHD_suspend_connection(connection);
+    {
+      std::lock_guard lock(jobs_mutex);
+      jobs.emplace_back(connection, &state);
+    }
+    jobs_ready.notify_one();
+    return MHD_YES;
   }
 
   void start(const ListenAddress& address) {
+    // poll(), not epoll: with a thread pool, libmicrohttpd 0.9.75's MHD_quiesce_daemon and an
+    // event loop woken by a resume can both take the listening socket out of the same epoll
+    // set, and the second aborts the process ("Failed to remove listen FD from epoll set").
     unsigned int flags =
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (quick) {
+      flags |= MHD_ALLOW_SUSPEND_RESUME;
+    }
     if (address.storage.ss_family == AF_INET6) {
       flags |= MHD_USE_IPv6;
     }
@@ -335,13 +429,22 @@ struct Server::Impl {
   }
 };
 
-Server::Server(ServerOptions options, Handler handler)
-    : m_impl(std::make_unique<Impl>(std::move(options), std::move(handler))) {
+Server::Server(ServerOptions options, Handler handler, QuickHandler quick)
+    : m_impl(std::make_unique<Impl>(std::move(options), std::move(handler), std::move(quick))) {
   check_options(m_impl->options);
+  if (!m_impl->quick != (m_impl->options.workers == 0)) {
+    throw core::UsageError("a server has workers when it has a quick handler, and only then");
+  }
   const ListenAddress address = parse_listen_address(m_impl->options);
   m_impl->listen_socket = open_listen_socket(address);
   m_impl->port = bound_port(m_impl->listen_socket);
-  m_impl->start(address);
+  m_impl->start_workers();
+  try {
+    m_impl->start(address);
+  } catch (...) {
+    m_impl->stop_workers();
+    throw;
+  }
 }
 
 Server::~Server() {
@@ -388,6 +491,7 @@ bool Server::wait() {
   const auto deadline = impl.stop_time + std::chrono::seconds(impl.options.drain_timeout_seconds);
   const bool drained = impl.changed.wait_until(lock, deadline, [&] { return impl.in_flight == 0; });
   lock.unlock();
+  impl.stop_workers();
   // Joins the event loops; their completion callbacks take the mutex, so it is not held here.
   impl.daemon.reset();
   impl.listen_socket.reset();

@@ -128,10 +128,18 @@ struct LiveDirectory::Impl {
       : options(std::move(live_options)),
         locales(options.site.locales),
         databases(static_cast<std::size_t>(options.config.database_connections),
-                  [url = options.database_url] { return std::make_unique<store::Database>(url); }),
-        renderers(static_cast<std::size_t>(options.config.threads),
+                  [url = options.database_url] {
+                    auto database = std::make_unique<store::Database>(url);
+                    database->prepare_pages();
+                    return database;
+                  }),
+        renderers(static_cast<std::size_t>(options.config.database_connections),
                   [site = options.site] { return std::make_unique<render::Renderer>(site); }),
         cache(static_cast<std::size_t>(options.config.cache_bytes)) {
+    // Connect and load every locale now: a wrong URL fails at start, and no request waits
+    // while a connection or a renderer is made.
+    renderers.fill();
+    databases.fill();
     auto renderer = renderers.take();
     site_path = renderer->site_path();
     root = make_lasting_page(renderer->root_page(), k_html);
@@ -140,7 +148,6 @@ struct LiveDirectory::Impl {
     for (const auto& locale : locales) {
       not_found.emplace(locale, make_lasting_page(renderer->not_found_page(locale), k_html));
     }
-    databases.take(); // reach the database now: a wrong URL fails at start, not per request
     listener = std::jthread([this](std::stop_token stop) { listen(stop); });
   }
 
@@ -234,10 +241,8 @@ struct LiveDirectory::Impl {
 
   // ---- loading and rendering a page ----
 
-  // The page a route names, from the cache or rendered now, with coding made if it was not
-  // yet (each coding is compressed once, when a request first asks for it); null when the
-  // database holds no such page. Throws core::EnvironmentError when the database fails.
-  Page page(const Route& route, std::int64_t at, http::ContentCoding coding) {
+  // The page of a route that never changes while the server runs; null for other routes.
+  Page lasting_page(const Route& route) const {
     switch (route.kind) {
       case Kind::root:
         return root;
@@ -248,9 +253,29 @@ struct LiveDirectory::Impl {
       case Kind::not_found_page:
         return not_found.at(route.locale);
       default:
-        break;
+        return nullptr;
     }
-    if (auto cached = cache.find(route.key, at)) {
+  }
+
+  // The page a route names when memory holds it with `coding` made (or not worth making); null
+  // otherwise. This is the request's counted cache lookup.
+  Page ready_page(const Route& route, std::int64_t at, http::ContentCoding coding) {
+    if (Page lasting = lasting_page(route)) {
+      return lasting;
+    }
+    Page cached = cache.find(route.key, at);
+    return cached && !http::coding_pending(*cached, coding) ? cached : nullptr;
+  }
+
+  // The page a route names, from the cache or rendered now, with coding made if it was not
+  // yet (each coding is compressed once, when a request first asks for it); null when the
+  // database holds no such page. Throws core::EnvironmentError when the database fails.
+  // `looked_up`: ready_page already counted this request's cache lookup.
+  Page page(const Route& route, std::int64_t at, http::ContentCoding coding, bool looked_up) {
+    if (Page lasting = lasting_page(route)) {
+      return lasting;
+    }
+    if (auto cached = cache.find(route.key, at, !looked_up)) {
       if (!http::coding_pending(*cached, coding)) {
         return cached;
       }
@@ -430,7 +455,29 @@ struct LiveDirectory::Impl {
     return response;
   }
 
-  http::Response answer(const http::Request& request, const Route& route, std::int64_t at) {
+  // The answer when it needs neither the database nor a compression; nullopt otherwise.
+  std::optional<http::Response> answer_at_once(const http::Request& request, const Route& route,
+                                               std::int64_t at) {
+    switch (route.kind) {
+      case Kind::metrics:
+      case Kind::search:
+        return std::nullopt;
+      case Kind::root:
+      case Kind::redirect:
+      case Kind::not_found:
+        return answer(request, route, at, false);
+      default:
+        break;
+    }
+    const Page found = ready_page(route, at, wanted_coding(request));
+    if (!found) {
+      return std::nullopt;
+    }
+    return answer_page(request, *found, at, 200);
+  }
+
+  http::Response answer(const http::Request& request, const Route& route, std::int64_t at,
+                        bool looked_up) {
     switch (route.kind) {
       case Kind::root:
         return root_answer(request, at);
@@ -457,8 +504,19 @@ struct LiveDirectory::Impl {
       default:
         break;
     }
-    const Page found = page(route, at, wanted_coding(request));
+    const Page found = page(route, at, wanted_coding(request), looked_up);
     return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
+  }
+
+  // Counts and logs an answer, its latency from when the request came in whole.
+  void observe(const http::Request& request, const Route& route, const http::Response& response) {
+    const auto latency = std::chrono::steady_clock::now() - request.received;
+    metrics.observe(to_string(route.kind), response.status, latency);
+    if (options.config.access_log) {
+      spdlog::info("{} \"{} {}\" {} {:.3f} ms", request.client_address, request.method,
+                   request.path, response.status,
+                   std::chrono::duration<double, std::milli>(latency).count());
+    }
   }
 };
 
@@ -467,23 +525,26 @@ LiveDirectory::LiveDirectory(LiveOptions options)
 
 LiveDirectory::~LiveDirectory() = default;
 
-http::Response LiveDirectory::handle(const http::Request& request) {
-  const auto started = std::chrono::steady_clock::now();
+std::optional<http::Response> LiveDirectory::answer_from_memory(const http::Request& request) {
+  const Route route = serve::route(request.path, m_impl->locales, m_impl->site_path);
+  auto response = m_impl->answer_at_once(request, route, m_impl->now());
+  if (response) {
+    m_impl->observe(request, route, *response);
+  }
+  return response;
+}
+
+http::Response LiveDirectory::answer_by_loading(const http::Request& request) {
   const Route route = serve::route(request.path, m_impl->locales, m_impl->site_path);
   http::Response response;
   try {
-    response = m_impl->answer(request, route, m_impl->now());
+    response = m_impl->answer(request, route, m_impl->now(), true);
   } catch (const std::exception& error) {
     spdlog::warn("serve: {} {}: {}", request.method, request.path, error.what());
     response = plain_answer(503, "The directory cannot reach its database; try again soon.\n");
     response.headers.emplace_back("Retry-After", "5");
   }
-  const auto latency = std::chrono::steady_clock::now() - started;
-  m_impl->metrics.observe(to_string(route.kind), response.status, latency);
-  if (m_impl->options.config.access_log) {
-    spdlog::info("{} \"{} {}\" {} {:.3f} ms", request.client_address, request.method, request.path,
-                 response.status, std::chrono::duration<double, std::milli>(latency).count());
-  }
+  m_impl->observe(request, route, response);
   return response;
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace podcrawl::serve::internal {
@@ -22,7 +23,8 @@ public:
   class Lease {
   public:
     Lease(Pool& pool, std::unique_ptr<T> item) : m_pool(&pool), m_item(std::move(item)) {}
-    Lease(Lease&& other) noexcept = default;
+    Lease(Lease&& other) noexcept
+        : m_pool(std::exchange(other.m_pool, nullptr)), m_item(std::move(other.m_item)) {}
     Lease& operator=(Lease&&) = delete;
     ~Lease() {
       if (m_pool != nullptr) {
@@ -57,6 +59,15 @@ public:
       --m_made;
       m_available.notify_one();
       throw;
+    }
+  }
+
+  // Make objects until `size` exist, so that no request waits for one to be made. Throws what
+  // `make` throws.
+  void fill() {
+    std::vector<Lease> leases;
+    for (std::size_t i = 0; i < m_size; ++i) {
+      leases.push_back(take());
     }
   }
 

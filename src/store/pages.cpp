@@ -391,6 +391,14 @@ std::optional<EpisodePage> Database::load_episode_page(const std::string& show_s
   });
 }
 
+void Database::prepare_pages() {
+  const std::string nothing = "-"; // no slug or tag is a lone hyphen
+  load_show_page(nothing, 1);
+  load_episode_page(nothing, nothing);
+  load_category_page(nothing, 1);
+  load_language_page(nothing, 1);
+}
+
 namespace {
 
 std::size_t character_count(std::string_view text) {

@@ -42,8 +42,8 @@ struct RenderConfig {
 
 // The live directory (`serve` without --dir): its HTTP limits, its cache and its database pool.
 struct ServeConfig {
-  int threads = 4;                              // event loops answering requests
-  int database_connections = 4;                 // connections pages are loaded over
+  int threads = 4;                              // event loops; they answer from the cache
+  int database_connections = 4;                 // each with a worker loading pages
   std::int64_t cache_bytes = 128 * 1024 * 1024; // rendered pages kept in memory, every coding
   int max_connections = 1024;                   // open client connections at once
   int connection_timeout_seconds = 30;          // an idle or stalled client is closed after this

@@ -64,7 +64,9 @@ public:
 
   // Return the page cached under key and make it the most recently used, or null (a miss)
   // when there is none or it has expired (now >= expires_at), in which case it is dropped.
-  std::shared_ptr<const CachedPage> find(const std::string& key, std::int64_t now);
+  // Counted in hits() or misses() unless `counted` is false: a request looked up again.
+  std::shared_ptr<const CachedPage> find(const std::string& key, std::int64_t now,
+                                         bool counted = true);
 
   // Cache page under key, replacing any page there, and evict the least recently used pages
   // until the cache is within its limit again. A null page or one whose cached_size alone

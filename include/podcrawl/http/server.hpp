@@ -1,8 +1,10 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,9 +14,12 @@ namespace podcrawl::http {
 
 // The limits of one server. Each is a bound on what clients can make it hold.
 struct ServerOptions {
-  std::string bind = "127.0.0.1";       // numeric IPv4 or IPv6 address to listen on
-  int port = 8080;                      // 0: the kernel picks a free port (see Server::port)
-  int threads = 4;                      // event loops; each runs the handler for its connections
+  std::string bind = "127.0.0.1"; // numeric IPv4 or IPv6 address to listen on
+  int port = 8080;                // 0: the kernel picks a free port (see Server::port)
+  int threads = 4;                // event loops
+  // Threads that run the handler for the requests the quick handler leaves, oldest first; 0: the
+  // handler runs on the event loop of the request's connection.
+  int workers = 0;
   int max_connections = 1024;           // open connections at once; more are closed at accept
   int connection_timeout_seconds = 30;  // an idle or stalled connection is closed after this
   std::size_t max_header_bytes = 16384; // request line and header fields; more is a 431
@@ -31,6 +36,8 @@ struct Request {
   std::vector<std::pair<std::string, std::string>> headers; // in order received, names as sent
   std::string client_address;   // numeric address of the peer, "" when unknown
   bool loopback_client = false; // the peer is 127.0.0.0/8 or ::1
+  // When the request had come in whole: its wait for a worker counts in its latency.
+  std::chrono::steady_clock::time_point received;
 
   // Return the value of the header field `name` (compared case-insensitively); when the field
   // occurs more than once, its values joined with ", " (RFC 9110 section 5.3). "" when absent.
@@ -47,12 +54,16 @@ struct Response {
 };
 
 // Called on a server thread for each well-formed GET or HEAD request, possibly on several
-// threads at once; a slow handler delays the other connections of its thread. It answers HEAD
-// as it would GET: the server sends the headers and Content-Length of that body and no body. An
-// exception from it becomes a bare 500.
+// threads at once. Without workers, a slow handler delays the other connections of its event
+// loop. It answers HEAD as it would GET: the server sends the headers and Content-Length of
+// that body and no body. An exception from it becomes a bare 500.
 using Handler = std::function<Response(const Request&)>;
+// Called on the event loop first when the server has workers: the answer when it is ready at
+// once (a page in memory), else nullopt, and the request waits, its connection suspended, for
+// a worker to run the handler. It must not block. An exception from it becomes a bare 500.
+using QuickHandler = std::function<std::optional<Response>(const Request&)>;
 
-// An HTTP/1.1 server (libmicrohttpd, epoll, a pool of `threads` event loops) that knows nothing
+// An HTTP/1.1 server (libmicrohttpd, poll, a pool of `threads` event loops) that knows nothing
 // of what it serves. Before the handler sees a request the server answers itself:
 //   - 400 for a malformed request line, header field or method token, or an HTTP/1.1 request
 //     without Host (libmicrohttpd closes the connection without an answer when the request
@@ -68,7 +79,8 @@ public:
   // Listen on options.bind:options.port and start serving at once. Throws core::EnvironmentError
   // naming the address and port when the socket cannot be bound or libmicrohttpd cannot start,
   // core::UsageError when options.bind is not a numeric address or a limit is not positive.
-  Server(ServerOptions options, Handler handler);
+  // `quick` needs options.workers of at least 1, and workers need `quick`.
+  Server(ServerOptions options, Handler handler, QuickHandler quick = {});
   // Stop (as stop() and wait() do) and release every connection.
   ~Server();
 
@@ -88,7 +100,8 @@ public:
   // Block until stop() has been called (by any thread) and every request in flight has been
   // answered, or drain_timeout_seconds have passed since stop(); then close every connection.
   // Returns true when nothing was cut short. The timeout bounds answers still being sent (slow
-  // readers), not handlers: one still running is waited for, as libmicrohttpd joins its threads.
+  // readers), not handlers: one still running is waited for, as libmicrohttpd joins its threads,
+  // and so are the requests waiting for a worker.
   // Call from one thread at a time.
   bool wait();
 

@@ -37,9 +37,13 @@ public:
   LiveDirectory(const LiveDirectory&) = delete;
   LiveDirectory& operator=(const LiveDirectory&) = delete;
 
-  // The answer to one request; safe to call from several threads at once. Never throws: a
-  // database failure is a 503.
-  http::Response handle(const http::Request& request);
+  // The answer when it is ready without the database or a compression: a cached page, an
+  // asset, a redirect, a 404. nullopt when answer_by_loading must give it. Never blocks on the
+  // database; an event loop calls it (http::QuickHandler). Safe from several threads at once.
+  std::optional<http::Response> answer_from_memory(const http::Request& request);
+  // The answer to a request answer_from_memory left: the page loaded, rendered and cached.
+  // A worker calls it (http::Handler). Never throws: a database failure is a 503.
+  http::Response answer_by_loading(const http::Request& request);
 
 private:
   struct Impl;

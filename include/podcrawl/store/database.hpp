@@ -111,6 +111,10 @@ public:
   std::optional<ShowPage> load_show_page(const std::string& slug, std::int64_t page);
   std::optional<EpisodePage> load_episode_page(const std::string& show_slug,
                                                const std::string& episode_slug);
+  // Prepare the statements of the show, episode, category and language pages on this
+  // connection and run each once for a page that cannot exist: a server's first requests then
+  // find the connection's catalogs read and the statements planned.
+  void prepare_pages();
   // A page of the listed shows and episodes matching `query` (PostgreSQL full-text search, each
   // show and episode read in its own language), ranked. An empty query finds nothing and a too
   // long one is not run (SearchPage::too_long); nullopt for a page past the last. Bounded: at

@@ -361,6 +361,103 @@ TEST(HttpServer, StopRefusesNewConnectionsAndFinishesTheRequestInFlight) {
   EXPECT_NE(head_of(response).find("Connection: close\r\n"), std::string::npos) << response;
 }
 
+// A quick handler that answers /fast/... at once and leaves every other path to the workers;
+// it counts the requests it saw in `asked`, when given.
+QuickHandler fast_paths(std::atomic<int>* asked = nullptr) {
+  return [asked](const Request& request) -> std::optional<Response> {
+    if (asked != nullptr) {
+      ++*asked;
+    }
+    if (request.path == "/throw") {
+      throw std::runtime_error("quick handler failed");
+    }
+    if (!request.path.starts_with("/fast/")) {
+      return std::nullopt;
+    }
+    return Response{200, {}, std::make_shared<const std::string>("fast " + request.path)};
+  };
+}
+
+ServerOptions with_workers(int threads, int workers) {
+  ServerOptions options = test_options();
+  options.threads = threads;
+  options.workers = workers;
+  return options;
+}
+
+TEST(HttpServerWorkers, AnswerFromTheEventLoopWhileAWorkerRunsASlowRequest) {
+  BlockingHandler blocking;
+  Server server(with_workers(1, 1), blocking.handler(), fast_paths());
+  RawClient slow(server.port());
+  slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+  ASSERT_TRUE(blocking.wait_entered());
+
+  // The only event loop is free: the slow request waits on a worker, not on it.
+  const std::string fast = exchange(server.port(),
+                                    "GET /fast/1 HTTP/1.1\r\nHost: t\r\n"
+                                    "Connection: close\r\n\r\n");
+  EXPECT_EQ(status_of(fast), 200) << fast;
+  EXPECT_EQ(body_of(fast), "fast /fast/1");
+
+  blocking.release();
+  const std::string answered = slow.read_response();
+  EXPECT_EQ(status_of(answered), 200) << answered;
+  EXPECT_EQ(body_of(answered), "finished\n");
+  // The connection stays open after a worker's answer, for the next request.
+  slow.send("GET /fast/2 HTTP/1.1\r\nHost: t\r\n\r\n");
+  EXPECT_EQ(body_of(slow.read_response()), "fast /fast/2");
+}
+
+TEST(HttpServerWorkers, AnswerHeadAndQuickHandlerFailuresAsTheHandlerWould) {
+  RecordingHandler recording;
+  Server server(with_workers(2, 2), recording.handler(), fast_paths());
+  const std::string head = exchange(server.port(),
+                                    "HEAD /page HTTP/1.1\r\nHost: t\r\n"
+                                    "Connection: close\r\n\r\n");
+  EXPECT_EQ(status_of(head), 200) << head;
+  EXPECT_NE(head.find("Content-Length: 40960\r\n"), std::string::npos) << head;
+  EXPECT_EQ(body_of(head), "");
+  EXPECT_EQ(recording.calls(), 1u);
+  const std::string failed = exchange(server.port(),
+                                      "GET /throw HTTP/1.1\r\nHost: t\r\n"
+                                      "Connection: close\r\n\r\n");
+  EXPECT_EQ(status_of(failed), 500) << failed;
+  EXPECT_EQ(recording.calls(), 1u);
+}
+
+TEST(HttpServerWorkers, StopAnswersEveryRequestWaitingForAWorkerBeforeItEnds) {
+  BlockingHandler blocking;
+  std::atomic<int> asked{0};
+  Server server(with_workers(2, 1), blocking.handler(), fast_paths(&asked));
+  const int port = server.port();
+  auto first = std::async(std::launch::async, [port] {
+    return exchange(port, "GET /slow/1 HTTP/1.1\r\nHost: t\r\n\r\n");
+  });
+  ASSERT_TRUE(blocking.wait_entered());
+  // The second waits in the queue behind the first, which holds the only worker.
+  auto second = std::async(std::launch::async, [port] {
+    return exchange(port, "GET /slow/2 HTTP/1.1\r\nHost: t\r\n\r\n");
+  });
+  ASSERT_TRUE(wait_until([&] { return asked.load() == 2; }));
+
+  server.stop();
+  blocking.release();
+  EXPECT_TRUE(server.wait());
+  for (auto* answer : {&first, &second}) {
+    ASSERT_EQ(answer->wait_for(k_patience), std::future_status::ready);
+    const std::string response = answer->get();
+    EXPECT_EQ(status_of(response), 200) << response;
+    EXPECT_EQ(body_of(response), "finished\n");
+    EXPECT_NE(head_of(response).find("Connection: close\r\n"), std::string::npos) << response;
+  }
+}
+
+TEST(HttpServerWorkers, AreGivenWithAQuickHandlerOrNotAtAll) {
+  RecordingHandler recording;
+  EXPECT_THROW(Server(with_workers(1, 0), recording.handler(), fast_paths()), core::UsageError);
+  EXPECT_THROW(Server(with_workers(1, 1), recording.handler()), core::UsageError);
+}
+
 TEST(HttpServer, ThrowsEnvironmentErrorNamingAnAddressInUse) {
   RecordingHandler recording;
   Server first(test_options(), recording.handler());
