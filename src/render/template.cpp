@@ -168,7 +168,9 @@ private:
 
 class Renderer {
 public:
-  explicit Renderer(const std::vector<const Data*>& stack) : m_stack(stack) {}
+  Renderer(const std::vector<const Data*>& stack, std::size_t size_hint) : m_stack(stack) {
+    m_out.reserve(size_hint + size_hint / 8);
+  }
 
   std::string run(const std::vector<Node>& nodes) {
     walk(nodes);
@@ -278,11 +280,25 @@ Template::Template(std::string_view text) {
   m_nodes = Parser(text).parse(m_error);
 }
 
+Template::Template(Template&& other) noexcept
+    : m_nodes(std::move(other.m_nodes)),
+      m_error(std::move(other.m_error)),
+      m_size_hint(other.m_size_hint.load(std::memory_order_relaxed)) {}
+
+Template& Template::operator=(Template&& other) noexcept {
+  m_nodes = std::move(other.m_nodes);
+  m_error = std::move(other.m_error);
+  m_size_hint.store(other.m_size_hint.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  return *this;
+}
+
 std::string Template::render(const std::vector<const Data*>& stack) const {
   if (!is_valid() || stack.empty()) {
     return {};
   }
-  return Renderer(stack).run(m_nodes);
+  std::string page = Renderer(stack, m_size_hint.load(std::memory_order_relaxed)).run(m_nodes);
+  m_size_hint.store(page.size(), std::memory_order_relaxed);
+  return page;
 }
 
 } // namespace podcrawl::render::internal

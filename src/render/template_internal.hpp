@@ -8,6 +8,7 @@
 // {{^name}}, comments {{! ...}}; a line that held a section tag and renders to nothing but
 // spaces and tabs is left out. Partials are expanded into their includer before it is parsed.
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -54,6 +55,8 @@ public:
   Template() = default;
   // Parses `text`; is_valid() says whether it could.
   explicit Template(std::string_view text);
+  Template(Template&& other) noexcept;
+  Template& operator=(Template&& other) noexcept;
 
   bool is_valid() const { return m_error.empty(); }
   const std::string& error_message() const { return m_error; }
@@ -72,6 +75,9 @@ public:
 private:
   std::vector<Node> m_nodes;
   std::string m_error;
+  // The size of the last page rendered: the next one is written into that much room, less
+  // often moved as it grows. Pages of one template are of a size.
+  mutable std::atomic<std::size_t> m_size_hint{0};
 };
 
 } // namespace podcrawl::render::internal

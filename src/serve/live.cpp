@@ -308,8 +308,8 @@ struct LiveDirectory::Impl {
       if (!results) {
         return nullptr;
       }
-      return make_page(renderer.search_page(*results, route.locale, at).html, k_html, wall_clock(),
-                       at, {});
+      return make_page(std::move(renderer.search_page(*results, route.locale, at).html), k_html,
+                       wall_clock(), at, {});
     });
   }
 
@@ -327,8 +327,9 @@ struct LiveDirectory::Impl {
 
   // Last-Modified is when the page was built from the database (the wall clock, whatever
   // --now says): a later change of its data is always a later time.
-  static Page html_page(const render::RenderedPage& rendered, std::vector<std::string> tags) {
-    return make_page(rendered.html, k_html, wall_clock(), rendered.expires_at, std::move(tags));
+  static Page html_page(render::RenderedPage rendered, std::vector<std::string> tags) {
+    return make_page(std::move(rendered.html), k_html, wall_clock(), rendered.expires_at,
+                     std::move(tags));
   }
 
   Page load_and_render(store::Database& database, render::Renderer& renderer, const Route& route,

@@ -47,13 +47,27 @@ std::string first_spelling(std::string_view slug) {
          std::string(slug) + " ORDER BY f.id LIMIT 1) first";
 }
 
-// The slugs `filed` in the feed's order of the show `show_id` (a column): slug, first spelling,
-// its language, position; each slug once, at the first place the feed gives it.
+// The categories the show `show_id` (a column) is filed under: slug, first spelling, its
+// language, place in the feed. A slug comes once for each spelling the feed gives;
+// add_category keeps the first.
 std::string filed_categories(std::string_view show_id) {
-  return "SELECT DISTINCT ON (c.slug) c.slug, first.name, first.language, sc.position"
+  return "SELECT c.slug, first.name, first.language, sc.position"
          " FROM show_categories sc JOIN categories c ON c.id = sc.category_id," +
          first_spelling("c.slug") + " WHERE sc.show_id = " + std::string(show_id) +
-         " AND c.slug <> '' ORDER BY c.slug, sc.position";
+         " AND c.slug <> ''";
+}
+
+// Append the category of a filed_categories row (slug, name, language from column `first`)
+// unless its slug is listed already: each slug once, where the feed first names it. Cheaper
+// than DISTINCT ON in the statement for the few categories a show has.
+void add_category(std::vector<CategoryEntry>& categories, const pqxx::row& row,
+                  pqxx::row::size_type first) {
+  std::string slug = row[first].as<std::string>();
+  if (std::none_of(categories.begin(), categories.end(),
+                   [&](const CategoryEntry& listed) { return listed.slug == slug; })) {
+    categories.push_back(
+        {std::move(slug), row[first + 1].as<std::string>(), row[first + 2].as<std::string>(), 0});
+  }
 }
 
 // The categories of the shows with ids in $1 (a bigint[]), in the feed's order: show id, slug,
@@ -101,8 +115,7 @@ std::map<std::int64_t, std::vector<CategoryEntry>> categories_of(
   std::map<std::int64_t, std::vector<CategoryEntry>> result;
   for (const auto& row :
        exec_named(txn, "podcrawl_page_show_categories", k_show_categories, id_array(ids))) {
-    result[row[0].as<std::int64_t>()].push_back(
-        {row[1].as<std::string>(), row[2].as<std::string>(), row[3].as<std::string>(), 0});
+    add_category(result[row[0].as<std::int64_t>()], row, 1);
   }
   return result;
 }
@@ -355,9 +368,7 @@ std::optional<ShowPage> Database::load_show_page(const std::string& slug, std::i
       if (!row[k_page_episode_first].is_null()) {
         add_episode(row.slice(k_page_episode_first, k_page_category_first - 1), result.show);
       } else {
-        result.categories.push_back({row[k_page_category_first].as<std::string>(),
-                                     row[k_page_category_first + 1].as<std::string>(),
-                                     row[k_page_category_first + 2].as<std::string>(), 0});
+        add_category(result.categories, row, k_page_category_first);
       }
     }
     if (page > page_count(result.episode_count, k_episodes_per_page)) {
@@ -392,6 +403,13 @@ std::optional<EpisodePage> Database::load_episode_page(const std::string& show_s
 }
 
 void Database::prepare_pages() {
+  guarded(m_impl->redacted_url, "prepare the page statements", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    // Each statement planned once for all arguments. PostgreSQL otherwise plans each of the
+    // first five executions for its own arguments (1-10 ms apiece for a show page) before it
+    // settles on the generic plan, and a server's first requests wait for that.
+    txn.exec0("SET plan_cache_mode = force_generic_plan");
+  });
   const std::string nothing = "-"; // no slug or tag is a lone hyphen
   load_show_page(nothing, 1);
   load_episode_page(nothing, nothing);

@@ -113,7 +113,8 @@ public:
                                                const std::string& episode_slug);
   // Prepare the statements of the show, episode, category and language pages on this
   // connection and run each once for a page that cannot exist: a server's first requests then
-  // find the connection's catalogs read and the statements planned.
+  // find the connection's catalogs read and the statements planned. From then on, this
+  // connection's statements use generic plans (plan_cache_mode = force_generic_plan).
   void prepare_pages();
   // A page of the listed shows and episodes matching `query` (PostgreSQL full-text search, each
   // show and episode read in its own language), ranked. An empty query finds nothing and a too
