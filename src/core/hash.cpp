@@ -87,6 +87,42 @@ std::uint64_t fnv1a_64(std::string_view bytes) {
   return hash;
 }
 
+namespace {
+
+// The bytes at `data`, `count` of them (at most 8), as a little-endian number.
+std::uint64_t little_endian(const char* data, std::size_t count) {
+  std::uint64_t word = 0;
+  for (std::size_t i = count; i > 0; --i) {
+    word = word << 8 | static_cast<unsigned char>(data[i - 1]);
+  }
+  return word;
+}
+
+// The 128-bit product of hash ^ word and an odd constant, its halves xored: every bit of the
+// input reaches the low and the high bits alike.
+std::uint64_t mix_in(std::uint64_t hash, std::uint64_t word) {
+  __extension__ using Wide = unsigned __int128;
+  const Wide product = static_cast<Wide>(hash ^ word) * 0x9e3779b97f4a7c15ULL;
+  return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
+}
+
+} // namespace
+
+std::uint64_t word_hash_64(std::string_view bytes) {
+  std::uint64_t hash = 14695981039346656037ULL ^ bytes.size();
+  std::size_t at = 0;
+  for (; at + 8 <= bytes.size(); at += 8) {
+    hash = mix_in(hash, little_endian(bytes.data() + at, 8));
+  }
+  hash = mix_in(hash, little_endian(bytes.data() + at, bytes.size() - at));
+  hash ^= hash >> 30;
+  hash *= 0xbf58476d1ce4e5b9ULL;
+  hash ^= hash >> 27;
+  hash *= 0x94d049bb133111ebULL;
+  hash ^= hash >> 31;
+  return hash;
+}
+
 std::string content_hash(std::string_view body) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fnv1a_64(body)));

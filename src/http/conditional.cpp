@@ -147,7 +147,7 @@ bool is_list_space(char c) {
 std::string strong_etag(std::string_view body) {
   char text[48];
   std::snprintf(text, sizeof text, "\"%016llx-%llx\"",
-                static_cast<unsigned long long>(core::fnv1a_64(body)),
+                static_cast<unsigned long long>(core::word_hash_64(body)),
                 static_cast<unsigned long long>(body.size()));
   return text;
 }

@@ -11,6 +11,13 @@ namespace podcrawl::core {
 // 64-bit FNV-1a of bytes: stable across machines, runs and versions. Not cryptographic.
 std::uint64_t fnv1a_64(std::string_view bytes);
 
+// A 64-bit hash of bytes eight at a time, read little-endian: stable across machines and runs,
+// several times as fast as fnv1a_64 on long input. Each word is xored in and the state
+// multiplied into 128 bits, whose halves are folded; the length seeds it and splitmix64's
+// finalizer mixes the result. Not cryptographic. For validators of large bodies; stored keys
+// keep fnv1a_64.
+std::uint64_t word_hash_64(std::string_view bytes);
+
 // The hash of a fetched body as stored with its feed: fnv1a_64 as 16 lower-case hex digits.
 std::string content_hash(std::string_view body);
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 namespace podcrawl::core {
@@ -53,6 +54,28 @@ TEST(ContentHash, IsFnv1a64AsSixteenHexDigits) {
     EXPECT_EQ(content_hash(c.input), c.expected) << c.input;
   }
   EXPECT_NE(content_hash("<rss>1</rss>"), content_hash("<rss>2</rss>"));
+}
+
+TEST(WordHash, ChangesWithEveryBitOfTheInputAndWithItsLength) {
+  std::string body;
+  for (int i = 0; i < 1000; ++i) { // not a multiple of 8: the tail counts too
+    body += static_cast<char>('a' + i * 7 % 26);
+  }
+  std::set<std::uint64_t> seen{word_hash_64(body)};
+  for (std::size_t bit = 0; bit < body.size() * 8; ++bit) {
+    std::string flipped = body;
+    flipped[bit / 8] = static_cast<char>(flipped[bit / 8] ^ (1 << (bit % 8)));
+    EXPECT_TRUE(seen.insert(word_hash_64(flipped)).second) << "bit " << bit;
+  }
+  for (std::size_t zeros = 0; zeros <= 64; ++zeros) {
+    EXPECT_TRUE(seen.insert(word_hash_64(std::string(zeros, '\0'))).second) << zeros;
+  }
+}
+
+TEST(WordHash, IsTheSameOnEveryMachine) {
+  // Read little-endian whatever the machine's order: these values hold everywhere.
+  EXPECT_EQ(word_hash_64(""), 0x1e90fe102805b64eULL);
+  EXPECT_EQ(word_hash_64("<p>hello</p>"), 0xe880cbf3b0c2c515ULL);
 }
 
 TEST(UuidV5, MatchesPublishedNameBasedUuids) {
