@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "recovery_internal.hpp"
@@ -34,22 +36,29 @@ bool is_xml_char(std::uint32_t code) {
          (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
 }
 
-// A numeric reference body ("#233", "#xE9") that names a character XML allows.
-bool is_valid_numeric_reference(std::string_view body) {
-  bool hex = body.size() > 1 && (body[1] == 'x' || body[1] == 'X');
-  std::string_view digits = body.substr(hex ? 2 : 1);
-  if (digits.empty() || digits.size() > 8) {
-    return false;
+// The replacement for a numeric reference body ("#233", "#xE9", "#XE9") as XML reads it: the
+// same reference with a lower-case 'x', or "&#xFFFD;" as HTML reads a number that names no
+// character (zero, a surrogate, past U+10FFFF) and for one XML cannot hold (other controls).
+// nullopt when the body is not a number.
+std::optional<std::string> numeric_reference(std::string_view body) {
+  const bool hex = body.size() > 1 && (body[1] == 'x' || body[1] == 'X');
+  const std::string_view digits = body.substr(hex ? 2 : 1);
+  if (digits.empty()) {
+    return std::nullopt;
   }
   std::uint32_t code = 0;
-  for (char c : digits) {
+  for (const char c : digits) {
     if (hex ? !is_hex_digit(c) : !is_ascii_digit(c)) {
-      return false;
+      return std::nullopt;
     }
-    code = code * (hex ? 16 : 10) +
-           static_cast<std::uint32_t>(is_ascii_digit(c) ? c - '0' : (std::tolower(c) - 'a' + 10));
+    const auto value =
+        static_cast<std::uint32_t>(is_ascii_digit(c) ? c - '0' : (std::tolower(c) - 'a' + 10));
+    code = std::min<std::uint32_t>(code * (hex ? 16 : 10) + value, 0x110000); // saturates
   }
-  return is_xml_char(code);
+  if (!is_xml_char(code)) {
+    return "&#xFFFD;";
+  }
+  return std::string(hex ? "&#x" : "&#").append(digits).append(";");
 }
 
 // The replacement for the reference starting at document[at] == '&', and how many bytes of
@@ -60,8 +69,8 @@ std::pair<std::string, std::size_t> repair_reference(std::string_view document, 
   if (semicolon != std::string_view::npos && semicolon > 0) {
     std::string_view body = rest.substr(0, semicolon);
     if (body.front() == '#') {
-      if (is_valid_numeric_reference(body)) {
-        return {std::string("&").append(body).append(";"), semicolon + 2};
+      if (auto replacement = numeric_reference(body)) {
+        return {std::move(*replacement), semicolon + 2};
       }
     } else if (is_ascii_alpha(body.front()) &&
                body.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -71,8 +80,12 @@ std::pair<std::string, std::size_t> repair_reference(std::string_view document, 
           return {std::string("&").append(body).append(";"), semicolon + 2};
         }
       }
-      if (auto code = html_entity(body)) {
-        return {"&#" + std::to_string(static_cast<std::uint32_t>(*code)) + ";", semicolon + 2};
+      if (const std::u32string_view characters = html_entity(body); !characters.empty()) {
+        std::string references;
+        for (const char32_t c : characters) {
+          references += "&#" + std::to_string(static_cast<std::uint32_t>(c)) + ";";
+        }
+        return {std::move(references), semicolon + 2};
       }
     }
   }

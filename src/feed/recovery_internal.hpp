@@ -6,9 +6,11 @@
 
 namespace podcrawl::feed {
 
-// Return the code point of an HTML named character reference that XML does not predefine
-// ("eacute" -> U+00E9); nullopt for names outside the table. Names are case-sensitive.
-std::optional<char32_t> html_entity(std::string_view name);
+// Return the characters of an HTML named character reference ("eacute" -> U+00E9; one or two
+// code points), from the HTML Standard's whole table (html_references.inc, written by
+// scripts/gen-html-references); empty for a name outside it. Names are case-sensitive and
+// given without '&' and ';'.
+std::u32string_view html_entity(std::string_view name);
 
 // Return the UTF-8 document with anything before its XML declaration (or first tag when there
 // is none) dropped and the declaration rewritten to say UTF-8.

@@ -22,8 +22,14 @@ constexpr RepairCase k_entity_repairs[] = {
     {"&nbsp;&mdash;&hellip;", "&#160;&#8212;&#8230;"},
     {"&Eacute;", "&#201;"},
     {"&#233; &#xE9;", "&#233; &#xE9;"},
-    {"&#0;", "&amp;#0;"},
-    {"&#xD800;", "&amp;#xD800;"},
+    {"&#0;", "&#xFFFD;"},
+    {"&#xD800;", "&#xFFFD;"},
+    {"&#1;", "&#xFFFD;"},
+    {"&#x110000; &#1114112; &#99999999999999999999;", "&#xFFFD; &#xFFFD; &#xFFFD;"},
+    {"&#X41; &#x10FFFF;", "&#x41; &#x10FFFF;"},
+    {"&#; &#x; &#12a;", "&amp;#; &amp;#x; &amp;#12a;"},
+    {"&zeta;&Zeta;&hbar;", "&#950;&#918;&#8463;"},
+    {"&NotEqualTilde;", "&#8770;&#824;"},
     {"&bogus;", "&amp;bogus;"},
     {"&nbsp", "&amp;nbsp"},
     {"<a href=\"?x=1&y=2\">", "<a href=\"?x=1&amp;y=2\">"},
@@ -108,13 +114,31 @@ TEST(SkipLeadingJunk, RewritesTheDeclarationToUtf8) {
   EXPECT_EQ(skip_leading_junk("\n\n<rss/>"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss/>");
 }
 
-TEST(HtmlEntity, KnowsLatin1AndTypographicNames) {
-  EXPECT_EQ(html_entity("nbsp"), U'\u00a0');
-  EXPECT_EQ(html_entity("yuml"), U'\u00ff');
-  EXPECT_EQ(html_entity("rsquo"), U'\u2019');
-  EXPECT_EQ(html_entity("euro"), U'\u20ac');
-  EXPECT_EQ(html_entity("amp"), std::nullopt); // XML's own
-  EXPECT_EQ(html_entity("NBSP"), std::nullopt);
+TEST(HtmlEntity, KnowsEveryNameOfTheHtmlStandardCaseSensitively) {
+  EXPECT_EQ(html_entity("nbsp"), U"\u00a0");
+  EXPECT_EQ(html_entity("rsquo"), U"\u2019");
+  EXPECT_EQ(html_entity("zeta"), U"\u03b6");
+  EXPECT_EQ(html_entity("fjlig"), U"fj");
+  EXPECT_EQ(html_entity("amp"), U"&"); // XML's own, which repair_entities keeps as it is
+  EXPECT_EQ(html_entity("NBSP"), U"");
+  EXPECT_EQ(html_entity("nbsp;"), U"");
+  EXPECT_EQ(html_entity(""), U"");
+}
+
+struct GeneratedReference {
+  std::string_view name;
+  std::u32string_view characters;
+};
+
+constexpr GeneratedReference k_generated[] = {
+#include "html_references.inc"
+};
+
+TEST(HtmlEntity, FindsEachOfTheGeneratedTablesNames) {
+  EXPECT_EQ(std::size(k_generated), 2125u);
+  for (const auto& entry : k_generated) {
+    EXPECT_EQ(html_entity(entry.name), entry.characters) << entry.name;
+  }
 }
 
 TEST(CharsetFromContentType, ReadsTheCharsetParameter) {
