@@ -32,6 +32,8 @@ constexpr std::int64_t k_never = std::numeric_limits<std::int64_t>::max();
 // How long the change listener waits per call, and before it reconnects after a failure.
 constexpr auto k_listen_interval = std::chrono::milliseconds(500);
 constexpr auto k_reconnect_delay = std::chrono::seconds(2);
+// How long a starting server waits for the listener before it serves without a cache.
+constexpr auto k_listen_start_wait = std::chrono::seconds(5);
 // How often a server that cannot hear announcements (on a replica) asks what changed.
 constexpr auto k_poll_interval = std::chrono::seconds(2);
 // /metrics reads the directory's counts at most this often.
@@ -117,6 +119,7 @@ struct LiveDirectory::Impl {
   std::mutex invalidation;
   std::uint64_t generation = 0;
   bool listening = false;
+  std::condition_variable listening_started;
 
   std::mutex stats_mutex;
   store::Stats stats;
@@ -149,6 +152,15 @@ struct LiveDirectory::Impl {
       not_found.emplace(locale, make_lasting_page(renderer->not_found_page(locale), k_html));
     }
     listener = std::jthread([this](std::stop_token stop) { listen(stop); });
+    // Until the listener hears the database, nothing can be cached; wait for it a little so
+    // that the first requests are cached (and keep their validators), but do not fail a start
+    // that cannot hear the database: the listener keeps trying, and pages are rendered anyway.
+    std::unique_lock lock(invalidation);
+    if (!listening_started.wait_for(lock, k_listen_start_wait, [this] { return listening; })) {
+      spdlog::warn(
+          "serve: the database's changes are not heard yet; pages are not cached until "
+          "they are");
+    }
   }
 
   std::int64_t now() const { return options.now ? *options.now : wall_clock(); }
@@ -216,6 +228,7 @@ struct LiveDirectory::Impl {
     ++generation;
     listening = on;
     cache.clear(); // what was cached while changes went unheard may be stale
+    listening_started.notify_all();
   }
 
   void invalidate(const std::vector<std::string>& slugs) {
@@ -270,12 +283,12 @@ struct LiveDirectory::Impl {
   // The page a route names, from the cache or rendered now, with coding made if it was not
   // yet (each coding is compressed once, when a request first asks for it); null when the
   // database holds no such page. Throws core::EnvironmentError when the database fails.
-  // `looked_up`: ready_page already counted this request's cache lookup.
-  Page page(const Route& route, std::int64_t at, http::ContentCoding coding, bool looked_up) {
+  // Reached only after ready_page, which counted this request's cache lookup.
+  Page page(const Route& route, std::int64_t at, http::ContentCoding coding) {
     if (Page lasting = lasting_page(route)) {
       return lasting;
     }
-    if (auto cached = cache.find(route.key, at, !looked_up)) {
+    if (auto cached = cache.find(route.key, at, false)) {
       if (!http::coding_pending(*cached, coding)) {
         return cached;
       }
@@ -466,7 +479,7 @@ struct LiveDirectory::Impl {
       case Kind::root:
       case Kind::redirect:
       case Kind::not_found:
-        return answer(request, route, at, false);
+        return answer(request, route, at);
       default:
         break;
     }
@@ -477,8 +490,7 @@ struct LiveDirectory::Impl {
     return answer_page(request, *found, at, 200);
   }
 
-  http::Response answer(const http::Request& request, const Route& route, std::int64_t at,
-                        bool looked_up) {
+  http::Response answer(const http::Request& request, const Route& route, std::int64_t at) {
     switch (route.kind) {
       case Kind::root:
         return root_answer(request, at);
@@ -505,7 +517,7 @@ struct LiveDirectory::Impl {
       default:
         break;
     }
-    const Page found = page(route, at, wanted_coding(request), looked_up);
+    const Page found = page(route, at, wanted_coding(request));
     return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
   }
 
@@ -539,7 +551,7 @@ http::Response LiveDirectory::answer_by_loading(const http::Request& request) {
   const Route route = serve::route(request.path, m_impl->locales, m_impl->site_path);
   http::Response response;
   try {
-    response = m_impl->answer(request, route, m_impl->now(), true);
+    response = m_impl->answer(request, route, m_impl->now());
   } catch (const std::exception& error) {
     spdlog::warn("serve: {} {}: {}", request.method, request.path, error.what());
     response = plain_answer(503, "The directory cannot reach its database; try again soon.\n");
