@@ -5,6 +5,7 @@
 #include "dates_internal.hpp"
 #include "draft_internal.hpp"
 #include "duration_internal.hpp"
+#include "fidelity_internal.hpp"
 #include "language_internal.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "podcrawl/net/url.hpp"
@@ -26,10 +27,10 @@ std::optional<std::string> parse_language(const std::string& text) {
   return tag.empty() ? std::nullopt : std::optional<std::string>(tag);
 }
 
-std::vector<std::string> unique_clean(const std::vector<std::string>& values) {
+std::vector<std::string> unique_plain(const std::vector<std::string>& values) {
   std::vector<std::string> out;
   for (const std::string& value : values) {
-    std::string cleaned = clean_line(value);
+    std::string cleaned = plain_line(value);
     if (!cleaned.empty() && std::find(out.begin(), out.end(), cleaned) == out.end()) {
       out.push_back(std::move(cleaned));
     }
@@ -80,9 +81,9 @@ std::vector<Candidate> Draft::ranked(Field field) const {
   return candidates;
 }
 
-std::string first_text(const Draft& draft, Field field) {
+std::string first_text(const Draft& draft, Field field, LineCleaner clean) {
   for (const Candidate& candidate : draft.ranked(field)) {
-    if (std::string text = clean_line(candidate.value); !text.empty()) {
+    if (std::string text = clean(candidate.value); !text.empty()) {
       return text;
     }
   }
@@ -100,7 +101,7 @@ std::string first_url(const Draft& draft, Field field) {
 
 std::string first_markup(const Draft& draft, Field field) {
   for (const Candidate& candidate : draft.ranked(field)) {
-    std::string markup = html::sanitize(clean_block(candidate.value), candidate.base);
+    std::string markup = html::sanitize(markup_block(candidate.value), candidate.base);
     if (!trim(markup).empty()) {
       return std::string(trim(markup));
     }
@@ -133,7 +134,7 @@ std::optional<std::int64_t> parse_count(const std::string& text) {
 Episode finish_episode(const Draft& draft) {
   Episode episode;
   episode.guid = first_text(draft, Field::guid);
-  episode.title = first_text(draft, Field::title);
+  episode.title = first_text(draft, Field::title, plain_line);
   episode.published = first_parsed(draft, Field::published, parse_date);
   choose_enclosure(draft, episode);
   episode.duration_seconds = first_parsed(draft, Field::duration, parse_duration);
@@ -155,15 +156,15 @@ Episode finish_episode(const Draft& draft) {
 
 Show finish_show(const Draft& draft) {
   Show show;
-  show.title = first_text(draft, Field::title);
+  show.title = first_text(draft, Field::title, plain_line);
   show.link = first_url(draft, Field::link);
   show.description = first_markup(draft, Field::description);
   show.language = first_parsed(draft, Field::language, parse_language).value_or("");
   show.image = first_url(draft, Field::image);
-  show.author = first_text(draft, Field::author);
+  show.author = first_text(draft, Field::author, plain_line);
   show.explicit_content = first_parsed(draft, Field::explicit_content, parse_explicit);
   show.categories =
-      unique_clean(draft.itunes_categories.empty() ? draft.categories : draft.itunes_categories);
+      unique_plain(draft.itunes_categories.empty() ? draft.categories : draft.itunes_categories);
   show.podcast_guid = first_text(draft, Field::podcast_guid);
   show.new_feed_url = first_url(draft, Field::new_feed_url);
   show.feed_url = first_url(draft, Field::self_url);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "podcrawl/feed/model.hpp"
+#include "text_internal.hpp"
 
 namespace podcrawl::feed {
 
@@ -72,8 +73,11 @@ struct Draft {
   std::vector<Candidate> ranked(Field field) const;
 };
 
-// The first candidate that cleans to a non-empty one-line text; empty when none.
-std::string first_text(const Draft& draft, Field field);
+using LineCleaner = std::string (*)(std::string_view);
+
+// The first candidate that `clean` makes a non-empty one-line text; empty when none. Titles
+// and names are cleaned by plain_line, identifiers by clean_line alone.
+std::string first_text(const Draft& draft, Field field, LineCleaner clean = clean_line);
 
 // The first candidate that resolves against its base to an http(s) URL; empty when none.
 std::string first_url(const Draft& draft, Field field);

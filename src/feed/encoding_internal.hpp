@@ -28,9 +28,35 @@ std::optional<std::string> convert_to_utf8(std::string_view bytes, std::string_v
 // none.
 std::string detect_charset(std::string_view bytes);
 
-// Return the document as UTF-8. The charset is taken from, first to last: a byte order
-// mark, the XML declaration, the Content-Type charset, UTF-8 when the bytes are valid UTF-8,
-// ICU's charset detection. Input longer than k_max_document_bytes is cut.
+// How bytes in one encoding become UTF-8: most by an ICU converter, the rest here.
+enum class DecoderKind {
+  utf8,
+  utf16le,
+  utf16be,
+  windows_1252, // as the Encoding Standard reads it (and ISO-8859-1 and US-ASCII with it)
+  iso_8859_16,  // absent from ICU's data
+  user_defined, // x-user-defined: bytes 0x80..0xFF to U+F780..U+F7FF
+  replacement,  // encodings the Encoding Standard refuses to read (ISO-2022-KR, HZ, ...)
+  icu,
+};
+
+struct Decoder {
+  DecoderKind kind = DecoderKind::utf8;
+  std::string icu_name; // for DecoderKind::icu
+};
+
+// Return the decoder of an encoding label: the Encoding Standard's labels and its reading of
+// them first (iso-8859-1 is windows-1252, gbk is gb18030), then any name ICU has a converter
+// for (ibm037, koi8, x-mac-greek). Case and surrounding whitespace do not matter; nullopt
+// for a label neither knows.
+std::optional<Decoder> decoder_for(std::string_view label);
+
+// Return the document as UTF-8. The encoding is, first to last: a byte order mark (or UTF-16
+// evident from the first character), the XML declaration (read through EBCDIC when the
+// document starts with "<?xm" in EBCDIC), the Content-Type charset, UTF-8 when the bytes are
+// well-formed UTF-8, ICU's charset detection. A declared encoding the bytes are malformed in
+// gives way to the last two; when none fits, the first known one is used with U+FFFD for
+// what is malformed. Input longer than k_max_document_bytes is cut.
 std::string decode_document(std::string_view bytes, std::string_view content_type);
 
 } // namespace podcrawl::feed

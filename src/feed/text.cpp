@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "fidelity_internal.hpp"
 #include "text_internal.hpp"
 
 namespace podcrawl::feed {
@@ -66,7 +67,8 @@ bool is_clean_nfc(std::string_view text) {
 }
 
 // NFC form of the text with control characters dropped (tab and line breaks kept when
-// keep_breaks, else turned into spaces). Invalid UTF-8 becomes U+FFFD.
+// keep_breaks, else turned into spaces) and C1 controls read as the Windows-1252 characters
+// browsers read them as. Invalid UTF-8 becomes U+FFFD.
 std::string normalize(std::string_view text, bool keep_breaks) {
   if (is_clean_nfc(text)) {
     std::string out(text);
@@ -83,6 +85,10 @@ std::string normalize(std::string_view text, bool keep_breaks) {
     i += U16_LENGTH(c);
     if (c == '\t' || c == '\n' || c == '\r') {
       kept.append(keep_breaks ? c : UChar32{' '});
+    } else if (c >= 0x80 && c <= 0x9f) {
+      if (const char32_t read = windows_1252_c1(static_cast<char32_t>(c)); read != 0) {
+        kept.append(static_cast<UChar32>(read));
+      }
     } else if (!is_control(c) && c != 0xfffe && c != 0xffff) {
       kept.append(c);
     }

@@ -26,12 +26,13 @@ bool is_valid_utf8(std::string_view bytes);
 // Return the UTF-8 text cut to at most max_bytes without splitting a character.
 std::string_view cut_utf8(std::string_view text, std::size_t max_bytes);
 
-// Return feed text for a one-line field: NFC, control characters removed, every run of
-// whitespace collapsed to one space, trimmed, cut to k_max_line_bytes.
+// Return feed text for a one-line field: NFC, C1 controls read as Windows-1252 (as HTML reads
+// &#150;), other control characters removed, every run of whitespace collapsed to one space,
+// trimmed, cut to k_max_line_bytes.
 std::string clean_line(std::string_view text);
 
-// Return feed text for a multi-line field: NFC, control characters other than tab and line
-// breaks removed, trimmed, cut to k_max_markup_bytes.
+// Return feed text for a multi-line field: as clean_line, but tab and line breaks kept and
+// cut to k_max_markup_bytes.
 std::string clean_block(std::string_view text);
 
 } // namespace podcrawl::feed

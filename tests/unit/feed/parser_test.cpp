@@ -219,6 +219,27 @@ TEST(ParseFeed, NormalizesTextToNfcWithoutControlCharacters) {
   EXPECT_EQ(result.show.title, "Caf\xc3\xa9 Bar");
 }
 
+TEST(ParseFeed, ReadsTextAsThePublisherMeantIt) {
+  // A C1 reference in a well-formed feed, a title escaped twice, mojibake in a title, an
+  // author, a category and the notes; the guid is an identifier and keeps its bytes.
+  ParseResult result = parse(
+      "<rss xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel>"
+      "<title>Rock &#150; Roll</title>"
+      "<itunes:author>Jos\u00c3\u00a9 &amp;amp; Ana</itunes:author>"
+      "<itunes:category text=\"Soci\u00c3\u00a9t\u00c3\u00a9\"/>"
+      "<description>&lt;p&gt;don\u00e2\u20ac\u2122t &amp;amp;#8217;&lt;/p&gt;</description>"
+      "<item><guid>a\u00c3\u00a9</guid><title>It&amp;#8217;s here</title></item>"
+      "</channel></rss>");
+  EXPECT_EQ(result.show.title, "Rock \u2013 Roll");
+  EXPECT_EQ(result.show.author, "Jos\u00e9 & Ana");
+  ASSERT_EQ(result.show.categories.size(), 1U);
+  EXPECT_EQ(result.show.categories[0], "Soci\u00e9t\u00e9");
+  EXPECT_EQ(result.show.description, "<p>don\u2019t &amp;#8217;</p>");
+  ASSERT_EQ(result.show.episodes.size(), 1U);
+  EXPECT_EQ(result.show.episodes[0].title, "It\u2019s here");
+  EXPECT_EQ(result.show.episodes[0].guid, "a\u00c3\u00a9");
+}
+
 TEST(ParseFeed, NeverLoadsAnExternalEntity) {
   constexpr std::string_view k_feed = R"(<?xml version="1.0"?>
 <!DOCTYPE rss [
