@@ -22,6 +22,7 @@ void add_show_command(CLI::App& app, Context& context) {
     auto json = feed::to_json(stored->show);
     json["feed_url"] = stored->feed_url;
     json["slug"] = stored->slug;
+    json["effective_language"] = stored->show.effective_language;
     json["added_at"] = core::format_iso8601(stored->added_at);
     std::cout << json.dump(2) << '\n';
   });

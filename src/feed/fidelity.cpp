@@ -192,10 +192,10 @@ std::optional<std::string> repair_once(std::string_view text) {
 // True when the text holds a character that starts a misread UTF-8 sequence: the Latin-1
 // letters U+00C2..U+00F4 stand for the lead bytes C2..F4.
 bool may_hold_mojibake(std::string_view text) {
-  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
+  for (std::size_t i = text.find('\xc3'); i != std::string_view::npos && i + 1 < text.size();
+       i = text.find('\xc3', i + 1)) {
     const auto next = static_cast<unsigned char>(text[i + 1]);
-    if (byte == 0xc3 && next >= 0x82 && next <= 0xb4) {
+    if (next >= 0x82 && next <= 0xb4) {
       return true;
     }
   }

@@ -574,6 +574,8 @@ std::string to_json_text(const Show& show) {
   out.close(']');
   out.key("description");
   out.text(show.description);
+  out.key("detected_language");
+  out.text(show.detected_language.value_or(""));
   out.key("episodes");
   out.open('[');
   for (const Episode& episode : show.episodes) {
@@ -616,6 +618,7 @@ nlohmann::json to_json(const Show& show) {
       {"link", text_or_null(show.link)},
       {"description", text_or_null(show.description)},
       {"language", text_or_null(show.language)},
+      {"detected_language", text_or_null(show.detected_language.value_or(""))},
       {"image", text_or_null(show.image)},
       {"author", text_or_null(show.author)},
       {"explicit", value_or_null(show.explicit_content)},

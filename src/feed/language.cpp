@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "language_internal.hpp"
 #include "text_internal.hpp"
@@ -110,6 +112,22 @@ std::string tag_from_code(std::string_view tag) {
   return canonical.data();
 }
 
+// ISO 639 codes withdrawn in favour of others, which feeds (and CLD2) still write.
+constexpr std::pair<std::string_view, std::string_view> k_withdrawn_codes[] = {
+    {"iw", "he"}, {"in", "id"}, {"ji", "yi"}, {"jw", "jv"}, {"mo", "ro"},
+};
+
+// The tag with a withdrawn primary subtag replaced ("iw-il" -> "he-il").
+std::string current_code(std::string tag) {
+  const std::string_view primary = std::string_view(tag).substr(0, tag.find('-'));
+  for (const auto& [withdrawn, current] : k_withdrawn_codes) {
+    if (primary == withdrawn) {
+      return std::string(current) + tag.substr(primary.size());
+    }
+  }
+  return tag;
+}
+
 } // namespace
 
 std::string canonical_language(std::string_view text) {
@@ -122,7 +140,7 @@ std::string canonical_language(std::string_view text) {
     c = c == '_' ? '-' : c;
   }
   if (looks_like_tag(tag)) {
-    if (std::string canonical = tag_from_code(tag); !canonical.empty()) {
+    if (std::string canonical = tag_from_code(current_code(tag)); !canonical.empty()) {
       return canonical;
     }
   }

@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "detect_internal.hpp"
 #include "draft_internal.hpp"
 #include "encoding_internal.hpp"
 #include "extensions_internal.hpp"
@@ -461,6 +462,7 @@ std::optional<ParseResult> read_document(const XmlStream& stream, const ParseOpt
     return std::nullopt;
   }
   result.show = feed.finish();
+  settle_language(result.show);
   result.outcome = ParseOutcome::ok;
   return result;
 }

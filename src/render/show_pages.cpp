@@ -213,7 +213,7 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
   const auto& stored = model.show;
   const auto& show = stored.show;
   const std::int64_t page = model.page;
-  const std::string language = language_tag_or_empty(show.language);
+  const std::string language = language_tag_or_empty(show.effective_language);
   const std::string path = show_path(stored.slug, page);
   const std::string page_name = page > 1 ? localizer.count("page_number", page) : "";
   const std::string title =
@@ -262,7 +262,7 @@ Data episode_page(const Site& site, const l10n::Localizer& localizer,
                   const store::EpisodePage& model) {
   const auto& stored = model.show;
   const auto& episode = stored.show.episodes.at(0);
-  const std::string language = language_tag_or_empty(stored.show.language);
+  const std::string language = language_tag_or_empty(stored.show.effective_language);
   const std::string path = episode_path(stored.slug, stored.episode_slugs.at(0));
   const std::string title =
       episode.title.empty() ? localizer.text("untitled_episode") : episode.title;

@@ -65,7 +65,7 @@ std::string show_json_ld(const Site& site, const l10n::Localizer& localizer,
   json["@context"] = "https://schema.org";
   json.update(series(site, localizer, stored));
   set_if(json, "description", html::plain_text(show.description, k_json_description_chars));
-  set_if(json, "inLanguage", language_tag_or_empty(show.language));
+  set_if(json, "inLanguage", language_tag_or_empty(show.effective_language));
   set_if(json, "webFeed", http_url_or_empty(stored.feed_url));
   set_if(json, "image", http_url_or_empty(show.image));
   set_if(json, "sameAs", http_url_or_empty(show.link));
@@ -94,7 +94,7 @@ std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
   json["url"] =
       page_url(site, localizer.tag(), episode_path(stored.slug, stored.episode_slugs.at(0)));
   set_if(json, "description", html::plain_text(episode.description, k_json_description_chars));
-  set_if(json, "inLanguage", language_tag_or_empty(stored.show.language));
+  set_if(json, "inLanguage", language_tag_or_empty(stored.show.effective_language));
   if (const auto published = plausible_time(episode.published)) {
     json["datePublished"] = core::format_iso8601(*published);
   }
@@ -122,7 +122,7 @@ std::string show_opml(const store::StoredShow& stored) {
     return {};
   }
   const auto& show = stored.show;
-  const std::string language = language_tag_or_empty(show.language);
+  const std::string language = language_tag_or_empty(show.effective_language);
   std::string outline = "    <outline type=\"rss\" text=\"" + escape_xml(show.title) +
                         "\" title=\"" + escape_xml(show.title) + "\" xmlUrl=\"" +
                         escape_xml(feed_url) + "\"";

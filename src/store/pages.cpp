@@ -28,7 +28,7 @@ constexpr const char* k_show_list_order = "left(s.title, 200) COLLATE \"und-x-ic
 
 // A list entry's columns, over `shows s`.
 constexpr const char* k_summary_columns =
-    "s.slug, s.title, s.author, s.language,"
+    "s.slug, s.title, s.author, s.effective_language,"
     " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL)";
 
 ShowSummary summary_from_row(const pqxx::row& row) {
@@ -198,7 +198,7 @@ HomePage Database::load_home_page() {
             .as<std::int64_t>();
     static const std::string k_latest =
         std::string("SELECT ") + k_episode_columns +
-        ", s.slug, s.title, s.language FROM episodes e JOIN shows s ON s.id = e.show_id"
+        ", s.slug, s.title, s.effective_language FROM episodes e JOIN shows s ON s.id = e.show_id"
         " WHERE e.removed_at IS NULL AND e.published IS NOT NULL"
         "  AND e.published BETWEEN 'epoch' AND '9999-12-31 23:59:59+00' AND " +
         k_listed_show + " ORDER BY e.published DESC, s.slug, e.position, e.id LIMIT $1";
@@ -223,8 +223,9 @@ HomePage Database::load_home_page() {
                                  row[2].as<std::string>(), row[3].as<std::int64_t>()});
     }
     static const std::string k_languages =
-        std::string("SELECT lower(s.language), count(*) AS shows FROM shows s WHERE ") +
-        k_listed_show + " AND lower(s.language) ~ $2 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $1";
+        std::string("SELECT lower(s.effective_language), count(*) AS shows FROM shows s WHERE ") +
+        k_listed_show +
+        " AND lower(s.effective_language) ~ $2 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $1";
     for (const auto& row : exec_named(txn, "podcrawl_page_languages", k_languages, k_home_languages,
                                       k_language_tag_pattern)) {
       home.languages.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>()});
@@ -276,10 +277,10 @@ std::optional<ShowListPage> Database::load_language_page(const std::string& tag,
   return guarded(
       m_impl->redacted_url, "load a language page", [&]() -> std::optional<ShowListPage> {
         SnapshotTransaction txn(m_impl->connection);
-        static const std::string k_members =
-            std::string(
-                " FROM shows s WHERE lower(s.language) = $1 AND lower(s.language) ~ $2 AND ") +
-            k_listed_show;
+        static const std::string k_members = std::string(
+                                                 " FROM shows s WHERE lower(s.effective_language) "
+                                                 "= $1 AND lower(s.effective_language) ~ $2 AND ") +
+                                             k_listed_show;
         static const std::string k_total = "SELECT count(*)" + k_members;
         static const std::string k_page = std::string("SELECT ") + k_summary_columns + k_members +
                                           " ORDER BY " + k_show_list_order + " LIMIT $3 OFFSET $4";
@@ -498,10 +499,10 @@ std::optional<SearchPage> Database::load_search_page(const std::string& query, s
     for (const auto& row : exec_named(txn, "podcrawl_search_shows", k_shows, id_array(show_ids))) {
       shows.emplace(row[5].as<std::int64_t>(), summary_from_row(row));
     }
-    static const std::string k_episodes =
-        std::string("SELECT ") + k_episode_columns +
-        ", s.slug, s.title, s.language, e.id FROM episodes e JOIN shows s ON s.id = e.show_id"
-        " WHERE e.id = ANY($1::bigint[])";
+    static const std::string k_episodes = std::string("SELECT ") + k_episode_columns +
+                                          ", s.slug, s.title, s.effective_language, e.id FROM "
+                                          "episodes e JOIN shows s ON s.id = e.show_id"
+                                          " WHERE e.id = ANY($1::bigint[])";
     std::map<std::int64_t, EpisodeEntry> episodes;
     for (const auto& row :
          exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
@@ -636,8 +637,10 @@ std::vector<LanguageEntry> Database::load_languages(const std::string& after_tag
   return guarded(m_impl->redacted_url, "load languages", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_languages =
-        std::string("SELECT lower(s.language), count(*) FROM shows s WHERE ") + k_listed_show +
-        " AND lower(s.language) ~ $3 AND lower(s.language) > $1 GROUP BY 1 ORDER BY 1 LIMIT $2";
+        std::string("SELECT lower(s.effective_language), count(*) FROM shows s WHERE ") +
+        k_listed_show +
+        " AND lower(s.effective_language) ~ $3 AND lower(s.effective_language) > $1 GROUP BY 1 "
+        "ORDER BY 1 LIMIT $2";
     std::vector<LanguageEntry> languages;
     for (const auto& row : exec_named(txn, "podcrawl_walk_languages", k_languages, after_tag, limit,
                                       k_language_tag_pattern)) {

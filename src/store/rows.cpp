@@ -68,6 +68,8 @@ StoredShow show_from_row(const pqxx::row& row) {
   show.feed_url = stored.feed_url;
   read_namespace(row[15], show.itunes);
   read_namespace(row[16], show.podcast);
+  show.detected_language = nullable<std::string>(row[17]);
+  show.effective_language = row[18].as<std::string>();
   return stored;
 }
 

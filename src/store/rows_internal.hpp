@@ -17,7 +17,7 @@ inline constexpr const char* k_show_columns =
     "s.id, s.slug, f.url, s.active, extract(epoch FROM s.added_at)::bigint,"
     " extract(epoch FROM s.updated_at)::bigint, s.title, s.link, s.description, s.language,"
     " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url, s.itunes::text,"
-    " s.podcast::text";
+    " s.podcast::text, s.detected_language, s.effective_language";
 
 // The columns add_episode reads, from `episodes e`: e.show_id first.
 inline constexpr const char* k_episode_columns =
@@ -36,7 +36,7 @@ constexpr std::size_t column_count(std::string_view columns) {
   }
   return count;
 }
-static_assert(column_count(k_show_columns) == 17 && column_count(k_episode_columns) == 19,
+static_assert(column_count(k_show_columns) == 19 && column_count(k_episode_columns) == 19,
               "show_from_row and add_episode read the columns by their place");
 
 // The order of a show's current episodes on its pages: newest first, undated last, then as the

@@ -105,6 +105,8 @@ FeedRow lock_feed(pqxx::work& txn, std::int64_t feed_id) {
 struct ShowValues {
   std::string title, link, description, language, image, author;
   std::string search_notes; // the description's plain text, as search reads it
+  std::optional<std::string> detected_language;
+  std::string effective_language; // what search, pages and language lists use
   std::optional<bool> explicit_content;
   std::string podcast_guid, new_feed_url, identity_guid;
   std::optional<std::string> itunes, podcast; // jsonb text, nullopt when the feed has none
@@ -123,19 +125,22 @@ std::optional<std::string> namespace_json(const Fields& fields) {
 ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
   std::string description = storable_text(show.description);
   std::string notes = search_notes(description, k_max_search_notes_bytes);
-  return {storable_text(show.title),
-          storable_text(show.link),
-          std::move(description),
-          storable_text(show.language),
-          storable_text(show.image),
-          storable_text(show.author),
-          std::move(notes),
-          show.explicit_content,
-          storable_text(show.podcast_guid),
-          storable_text(show.new_feed_url),
-          storable_text(show_identity(show.podcast_guid, feed_url)),
-          namespace_json(show.itunes),
-          namespace_json(show.podcast)};
+  return {
+      storable_text(show.title),
+      storable_text(show.link),
+      std::move(description),
+      storable_text(show.language),
+      storable_text(show.image),
+      storable_text(show.author),
+      std::move(notes),
+      show.detected_language ? std::optional(storable_text(*show.detected_language)) : std::nullopt,
+      storable_text(show.effective_language),
+      show.explicit_content,
+      storable_text(show.podcast_guid),
+      storable_text(show.new_feed_url),
+      storable_text(show_identity(show.podcast_guid, feed_url)),
+      namespace_json(show.itunes),
+      namespace_json(show.podcast)};
 }
 
 // The feed's categories as a JSON array of [name, slug, language]: bounded, deduplicated, in
@@ -252,16 +257,17 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "WITH changed AS ("
       "  UPDATE shows SET (title, link, description, language, image, author, explicit,"
       "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
-      "   search_config, search_notes, updated_at) ="
+      "   search_config, search_notes, detected_language, effective_language, updated_at) ="
       "   ($2, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12::boolean, $13::bigint,"
-      "    $16::jsonb, $17::jsonb, podcrawl_search_config($5), $18, to_timestamp($14::bigint))"
+      "    $16::jsonb, $17::jsonb, podcrawl_search_config($20), $18, $19, $20,"
+      "    to_timestamp($14::bigint))"
       "  WHERE id = $1 AND (title, link, description, language, image, author, explicit,"
       "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
-      "   search_config, search_notes)"
+      "   search_config, search_notes, detected_language, effective_language)"
       "   IS DISTINCT FROM"
       "   ($2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text,"
       "    $10::text, $11::text, $12::boolean, $13::bigint, $16::jsonb, $17::jsonb,"
-      "    podcrawl_search_config($5), $18::text)"
+      "    podcrawl_search_config($20), $18::text, $19::text, $20::text)"
       "  RETURNING id)," +
       category_ctes("$1::bigint", "$15") +
       " SELECT (SELECT slug FROM shows WHERE id = $1),"
@@ -271,11 +277,12 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "   FROM episodes WHERE show_id = $1),"
       "  EXISTS (SELECT 1 FROM changed) OR EXISTS (SELECT 1 FROM dropped)"
       "   OR EXISTS (SELECT 1 FROM placed)";
-  const auto row = exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link,
-                              v.description, v.language, v.image, v.author, v.explicit_content,
-                              v.podcast_guid, v.new_feed_url, v.identity_guid, active, feed_id, now,
-                              categories, v.itunes, v.podcast, v.search_notes)
-                       .at(0);
+  const auto row =
+      exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link, v.description,
+                 v.language, v.image, v.author, v.explicit_content, v.podcast_guid, v.new_feed_url,
+                 v.identity_guid, active, feed_id, now, categories, v.itunes, v.podcast,
+                 v.search_notes, v.detected_language, v.effective_language)
+          .at(0);
   if (row[0].is_null()) {
     throw core::EnvironmentError("show " + std::to_string(show_id) + " vanished while saving");
   }
@@ -317,20 +324,21 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
         "WITH inserted AS ("
         "  INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
         "  explicit, podcast_guid, new_feed_url, identity_guid, active, itunes, podcast,"
-        "  search_config, search_notes, added_at, updated_at)"
+        "  search_config, search_notes, detected_language, effective_language, added_at,"
+        "  updated_at)"
         "  SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
-        "   $15::jsonb, $16::jsonb, podcrawl_search_config($6), $18, to_timestamp($14::bigint),"
-        "   to_timestamp($14::bigint)" +
+        "   $15::jsonb, $16::jsonb, podcrawl_search_config($20), $18, $19, $20,"
+        "   to_timestamp($14::bigint), to_timestamp($14::bigint)" +
         free_slugs("$2") +
         "  ORDER BY c.ordinality LIMIT 1"
         "  ON CONFLICT (slug) DO NOTHING RETURNING id, slug)," +
         category_ctes("(SELECT id FROM inserted)", "$17") +
         " SELECT id, slug, (SELECT count(*) FILTER (WHERE id IS NULL) FROM ids) FROM inserted";
-    const auto inserted =
-        exec_named(txn, "podcrawl_insert_show", k_insert, feed_id, candidates.dump(), v.title,
-                   v.link, v.description, v.language, v.image, v.author, v.explicit_content,
-                   v.podcast_guid, v.new_feed_url, v.identity_guid, active, now, v.itunes,
-                   v.podcast, categories, v.search_notes);
+    const auto inserted = exec_named(
+        txn, "podcrawl_insert_show", k_insert, feed_id, candidates.dump(), v.title, v.link,
+        v.description, v.language, v.image, v.author, v.explicit_content, v.podcast_guid,
+        v.new_feed_url, v.identity_guid, active, now, v.itunes, v.podcast, categories,
+        v.search_notes, v.detected_language, v.effective_language);
     if (!inserted.empty()) {
       slug = inserted[0][1].as<std::string>();
       const auto id = inserted[0][0].as<std::int64_t>();

@@ -121,6 +121,35 @@ TEST_F(CrawlRender, ARecrawlSendsValidatorsAndStoresNothingOn304) {
   EXPECT_EQ(stats["last_crawl"]["new_episodes"], 0);
 }
 
+// A show whose feed carries its host's default tag is filed under the language it speaks.
+TEST_F(CrawlRender, AShowTaggedEnglishButWrittenInArabicIsFiledAsArabic) {
+  std::string feed = arabic_feed();
+  feed.replace(feed.find("<language>ar</language>"), 23, "<language>en</language>");
+  testing::LoopbackServer server;
+  server.serve_feed("/ar.xml", feed, "application/rss+xml", "\"ar-1\"");
+  add_opml({server.url("/ar.xml")});
+  ASSERT_EQ(run({"--allow-private-networks", "crawl"}).status, 0);
+
+  const auto shown = run({"show", server.url("/ar.xml")});
+  ASSERT_EQ(shown.status, 0) << shown.out;
+  const auto show = nlohmann::json::parse(shown.out);
+  EXPECT_EQ(show["language"], "en");
+  EXPECT_EQ(show["detected_language"], "ar");
+  EXPECT_EQ(show["effective_language"], "ar");
+
+  const auto site = m_dir.path() / "site";
+  ASSERT_EQ(
+      run({"render", "--out", site.string(), "--locales", "en", "--now", "2026-12-01T00:00:00Z"})
+          .status,
+      0);
+  EXPECT_TRUE(std::filesystem::exists(site / "en" / "languages" / "ar" / "index.html"));
+  EXPECT_FALSE(std::filesystem::exists(site / "en" / "languages" / "en" / "index.html"));
+  const std::string slug = slugs_by_url().at(server.url("/ar.xml"));
+  const auto page = testing::read_file(site / "en" / "podcasts" / slug / "index.html");
+  EXPECT_NE(page.find("lang=\"ar\""), std::string::npos);
+  EXPECT_EQ(page.find("lang=\"en\" dir=\"auto\""), std::string::npos);
+}
+
 TEST_F(CrawlRender, PrivateAddressesAreRefusedByDefault) {
   testing::LoopbackServer server;
   server.serve_feed("/tech.xml", tech_feed(), "application/rss+xml", "\"tech-1\"");

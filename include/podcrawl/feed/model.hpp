@@ -180,7 +180,12 @@ struct Show {
   std::string title;
   std::string link;
   std::string description; // sanitized HTML
-  std::string language;    // BCP 47, e.g. "en-US"; empty when unknown
+  std::string language;    // declared, BCP 47, e.g. "en-US"; empty when unknown
+  // The language of the show's own text, when there is enough of it to tell ("fa").
+  std::optional<std::string> detected_language;
+  // The language the directory files the show under: the declared one unless the text clearly
+  // is in another; the detected one when none is declared; empty when neither is known.
+  std::string effective_language;
   std::string image;
   std::string author;
   std::optional<bool> explicit_content;

@@ -18,8 +18,9 @@ std::set<std::string> keys_of(const nlohmann::json& object) {
 }
 
 const std::set<std::string> k_show_keys = {
-    "title",      "link",         "description",  "language", "image",    "author", "explicit",
-    "categories", "podcast_guid", "new_feed_url", "feed_url", "episodes", "itunes", "podcast"};
+    "title",    "link",     "description", "language",     "image",
+    "author",   "explicit", "categories",  "podcast_guid", "new_feed_url",
+    "feed_url", "episodes", "itunes",      "podcast",      "detected_language"};
 const std::set<std::string> k_episode_keys = {"guid",
                                               "title",
                                               "published",
@@ -63,7 +64,8 @@ TEST(ToJson, EmitsExactlyTheSpecKeysWithNullForAbsentValues) {
 TEST(ToJson, EmitsPresentValuesWithTheirJsonTypes) {
   Show show;
   show.title = "T";
-  show.language = "ar";
+  show.language = "en";
+  show.detected_language = "ar";
   show.explicit_content = false;
   show.categories = {"Technology", "News"};
   show.feed_url = "https://example.com/feed";
@@ -79,7 +81,8 @@ TEST(ToJson, EmitsPresentValuesWithTheirJsonTypes) {
   show.episodes = {episode};
   nlohmann::json json = to_json(show);
   EXPECT_EQ(json["title"], "T");
-  EXPECT_EQ(json["language"], "ar");
+  EXPECT_EQ(json["language"], "en");
+  EXPECT_EQ(json["detected_language"], "ar");
   EXPECT_EQ(json["explicit"], false);
   EXPECT_EQ(json["categories"], nlohmann::json({"Technology", "News"}));
   EXPECT_EQ(json["feed_url"], "https://example.com/feed");
@@ -116,6 +119,7 @@ Show full_show(const std::string& text) {
   show.link = "https://example.com/";
   show.description = "<p>" + text + "</p>";
   show.language = "en-US";
+  show.detected_language = "fa";
   show.image = "https://example.com/i.png";
   show.author = text;
   show.explicit_content = true;

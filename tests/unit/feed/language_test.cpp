@@ -17,7 +17,8 @@ constexpr LanguageCase k_languages[] = {
     {"en", "en"},      {"en-us", "en-US"}, {"EN-US", "en-US"}, {"en_GB", "en-GB"},
     {" ar ", "ar"},    {"ar-SA", "ar-SA"}, {"pt-br", "pt-BR"}, {"zh-hant-tw", "zh-Hant-TW"},
     {"English", "en"}, {"english", "en"},  {"German", "de"},   {"Arabic", "ar"},
-    {"Deutsch", "de"}, {"fr", "fr"},
+    {"Deutsch", "de"}, {"fr", "fr"},       {"iw", "he"},       {"iw-IL", "he-IL"},
+    {"in", "id"},
 };
 
 constexpr std::string_view k_not_languages[] = {

@@ -60,6 +60,7 @@ store::StoredShow hello_world_tech() {
   stored.updated_at = k_now - k_day;
   stored.show.title = "Hello World Tech";
   stored.show.language = "en";
+  stored.show.effective_language = "en";
   stored.show.author = "Ada & Co";
   stored.show.link = "https://hello.example/";
   stored.show.description = "<p>A show about <b>software</b>.</p>";
@@ -101,6 +102,7 @@ store::StoredShow arabic_show() {
   stored.added_at = k_now - 400 * k_day;
   stored.show.title = "مرحبا بالعالم";
   stored.show.language = "ar";
+  stored.show.effective_language = "ar";
   stored.show.categories = {"تقنية"};
   return stored;
 }

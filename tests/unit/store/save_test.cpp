@@ -326,6 +326,8 @@ TEST_F(SaveTest, SqlInjectionStringsInEveryTextFieldRoundTripExactly) {
     s.link = t("link");
     s.description = t("description");
     s.language = t("language");
+    s.effective_language = t("language");
+    s.detected_language = t("detected language");
     s.image = t("image");
     s.author = t("author");
     s.categories = {t("category"), text};

@@ -108,6 +108,7 @@ TEST_F(SearchTest, AShowThatChangesItsLanguageIsSearchedInTheNewOne) {
 
   feed::Show english = swahili;
   english.language = "en";
+  english.effective_language = "en";
   db().record_success(feed, k_meta, english, k_now + 120, k_next);
   EXPECT_TRUE(has_show_hit(db().search("garden", "", 10), m_unknown_slug));
   EXPECT_TRUE(has_show_hit(db().search("podcast", "", 10), m_unknown_slug));

@@ -54,6 +54,7 @@ inline feed::Show show(const std::string& title, const std::string& language = "
   feed::Show s;
   s.title = title;
   s.language = language;
+  s.effective_language = language;
   s.link = "https://example.org/";
   s.description = "<p>About " + title + "</p>";
   s.author = "Example Author";
