@@ -29,16 +29,22 @@ public:
     }
     m_last = now;
     m_printed = true;
-    const std::int64_t done = summary.fetched + summary.not_modified + summary.failed;
+    const std::int64_t done =
+        summary.fetched + summary.not_modified + summary.failed + summary.deferred;
     const double seconds = std::chrono::duration<double>(now - m_started).count();
-    std::fprintf(stderr,
-                 "%scrawl: %lld done (%.0f/s), %lld fetched, %lld not modified, %lld failed, "
-                 "%lld new episodes%s",
-                 m_tty ? "\r" : "", static_cast<long long>(done), done / std::max(seconds, 0.001),
-                 static_cast<long long>(summary.fetched),
-                 static_cast<long long>(summary.not_modified),
-                 static_cast<long long>(summary.failed),
-                 static_cast<long long>(summary.new_episodes), m_tty ? "" : "\n");
+    std::string slowest;
+    for (const std::string& host : summary.slowest_hosts) {
+      slowest += (slowest.empty() ? "; slowest hosts: " : ", ") + host;
+    }
+    // On a terminal the line is rewritten in place, the rest of the old one erased.
+    std::fprintf(
+        stderr,
+        "%scrawl: %lld done (%.0f/s), %lld fetched, %lld not modified, %lld failed, "
+        "%lld new episodes%s%s",
+        m_tty ? "\r" : "", static_cast<long long>(done), done / std::max(seconds, 0.001),
+        static_cast<long long>(summary.fetched), static_cast<long long>(summary.not_modified),
+        static_cast<long long>(summary.failed), static_cast<long long>(summary.new_episodes),
+        slowest.c_str(), m_tty ? "\x1b[K" : "\n");
   }
 
 private:
@@ -84,6 +90,9 @@ void add_crawl_command(CLI::App& app, Context& context) {
         [&progress](const crawl::CrawlSummary& running) { progress.update(running); });
     std::cout << "crawled " << summary.claimed << " feeds: " << summary.fetched << " fetched, "
               << summary.not_modified << " not modified, " << summary.failed << " failed, "
+              << (summary.deferred > 0 ? std::to_string(summary.deferred) +
+                                             " deferred (their host asked for a pause), "
+                                       : std::string())
               << summary.new_episodes << " new episodes in "
               << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
                                                                   started)

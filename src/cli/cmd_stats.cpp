@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,20 @@ namespace podcrawl::cli {
 
 namespace {
 
+nlohmann::json hosts_json(const std::vector<store::HostPaceRecord>& hosts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& host : hosts) {
+    out.push_back({{"host", host.host},
+                   {"requests", host.requests},
+                   {"throttled", host.throttled},
+                   {"overloaded", host.overloaded},
+                   {"concurrency_reached", host.peak},
+                   {"concurrency", host.concurrency},
+                   {"mean_latency_seconds", host.mean_latency_seconds}});
+  }
+  return out;
+}
+
 nlohmann::json to_json(const store::Stats& stats) {
   nlohmann::json last_crawl = nullptr;
   if (stats.last_crawl) {
@@ -18,7 +33,8 @@ nlohmann::json to_json(const store::Stats& stats) {
                   {"fetched", run.fetched},
                   {"not_modified", run.not_modified},
                   {"failed", run.failed},
-                  {"new_episodes", run.new_episodes}};
+                  {"new_episodes", run.new_episodes},
+                  {"hosts", hosts_json(stats.last_crawl_hosts)}};
   }
   return {{"feeds",
            {{"total", stats.feeds_total},
@@ -57,6 +73,13 @@ void add_stats_command(CLI::App& app, Context& context) {
                 << format_optional_time(run.finished_at) << ", " << run.fetched << " fetched, "
                 << run.not_modified << " not modified, " << run.failed << " failed, "
                 << run.new_episodes << " new episodes\n";
+      constexpr std::size_t k_text_hosts = 5;
+      for (std::size_t i = 0; i < std::min(k_text_hosts, stats.last_crawl_hosts.size()); ++i) {
+        const auto& host = stats.last_crawl_hosts[i];
+        std::cout << "  " << host.host << ": " << host.requests << " requests, " << host.throttled
+                  << " throttled, " << host.overloaded << " overloaded, up to " << host.peak
+                  << " at once\n";
+      }
     }
   });
 }

@@ -3,10 +3,12 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iterator>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include <toml++/toml.h>
 
@@ -17,7 +19,7 @@ namespace podcrawl::core {
 namespace {
 
 // The kinds of value a key takes.
-enum class Kind { string, boolean, positive_integer, string_list };
+enum class Kind { string, boolean, positive_integer, string_list, host_rules };
 
 struct KnownKey {
   std::string_view section;
@@ -39,6 +41,8 @@ constexpr KnownKey k_known_keys[] = {
     {"fetch", "max_redirects", Kind::positive_integer},
     {"crawl", "concurrency", Kind::positive_integer},
     {"crawl", "per_host", Kind::positive_integer},
+    {"crawl", "per_host_max", Kind::positive_integer},
+    {"crawl", "hosts", Kind::host_rules},
     {"crawl", "refresh_interval_seconds", Kind::positive_integer},
     {"crawl", "min_refresh_seconds", Kind::positive_integer},
     {"crawl", "max_refresh_seconds", Kind::positive_integer},
@@ -71,6 +75,8 @@ const char* describe(Kind kind) {
       return "a positive integer";
     case Kind::string_list:
       return "a list of strings";
+    case Kind::host_rules:
+      return "a table of host names, each a table";
   }
   return "a value";
 }
@@ -86,6 +92,8 @@ bool has_kind(const toml::node& node, Kind kind) {
     case Kind::string_list:
       return node.is_array() &&
              (node.as_array()->empty() || node.as_array()->is_homogeneous(toml::node_type::string));
+    case Kind::host_rules:
+      return node.is_table();
   }
   return false;
 }
@@ -171,6 +179,11 @@ public:
     }
   }
 
+  // The table section.name; nullptr when there is none.
+  const toml::table* table(std::string_view section, std::string_view name) const {
+    return m_table[section][name].as_table();
+  }
+
   // Where section.name was written, for a problem found after reading it.
   const toml::source_region& source_of(std::string_view section, std::string_view name) const {
     static const toml::source_region k_nowhere{};
@@ -236,9 +249,58 @@ void read_fetch(const Reader& reader, FetchConfig& fetch) {
   }
 }
 
+// The keys of one host's rule and the field each sets.
+constexpr std::pair<std::string_view, std::optional<int> HostRule::*> k_host_rule_keys[] = {
+    {"floor", &HostRule::floor},
+    {"ceiling", &HostRule::ceiling},
+    {"requests_per_second", &HostRule::requests_per_second},
+};
+
+// [crawl.hosts."name"] tables: each key one of k_host_rule_keys, a positive integer.
+void read_host_rules(const Reader& reader, const toml::table& hosts, CrawlConfig& crawl) {
+  for (const auto& [name, node] : hosts) {
+    HostRule rule;
+    rule.host = std::string(name.str());
+    std::transform(rule.host.begin(), rule.host.end(), rule.host.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    while (!rule.host.empty() && rule.host.back() == '.') {
+      rule.host.pop_back();
+    }
+    const toml::table* keys = node.as_table();
+    if (keys == nullptr || rule.host.empty()) {
+      reader.fail(name.source(), "crawl.hosts.\"" + std::string(name.str()) +
+                                     "\" must be a table of floor, ceiling, requests_per_second");
+    }
+    for (const auto& [key, value] : *keys) {
+      const auto* known = std::find_if(std::begin(k_host_rule_keys), std::end(k_host_rule_keys),
+                                       [&](const auto& entry) { return entry.first == key.str(); });
+      const std::string full_name =
+          "crawl.hosts.\"" + std::string(name.str()) + "\"." + std::string(key.str());
+      if (known == std::end(k_host_rule_keys)) {
+        reader.fail(key.source(), "unknown key \"" + full_name + "\"");
+      }
+      const auto* number = value.as_integer();
+      if (number == nullptr || number->get() <= 0 || number->get() > 1'000'000) {
+        reader.fail(value.source().begin.line != 0 ? value.source() : key.source(),
+                    full_name + " must be a positive integer up to 1000000");
+      }
+      rule.*(known->second) = static_cast<int>(number->get());
+    }
+    if (rule.floor && rule.ceiling && *rule.floor > *rule.ceiling) {
+      reader.fail(name.source(),
+                  "crawl.hosts.\"" + std::string(name.str()) + "\": floor exceeds ceiling");
+    }
+    crawl.hosts.push_back(std::move(rule));
+  }
+}
+
 void read_crawl(const Reader& reader, CrawlConfig& crawl) {
   reader.read("crawl", "concurrency", crawl.concurrency);
   reader.read("crawl", "per_host", crawl.per_host);
+  reader.read("crawl", "per_host_max", crawl.per_host_max);
+  if (const toml::table* hosts = reader.table("crawl", "hosts")) {
+    read_host_rules(reader, *hosts, crawl);
+  }
   reader.read("crawl", "refresh_interval_seconds", crawl.refresh_interval_seconds);
   reader.read("crawl", "min_refresh_seconds", crawl.min_refresh_seconds);
   reader.read("crawl", "max_refresh_seconds", crawl.max_refresh_seconds);

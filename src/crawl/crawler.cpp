@@ -31,6 +31,14 @@ namespace {
 constexpr int k_max_claim_batch = 256;
 // Fetched feeds waiting for a worker, per worker: bounds memory whatever the crawl list's size.
 constexpr std::size_t k_queue_per_worker = 4;
+// Feeds claimed beyond the transfer slots, per slot, so that feeds waiting for a host at its pace
+// (or paused) leave the slots to other hosts' feeds.
+constexpr std::int64_t k_claimed_per_slot = 4;
+// How often the hosts' paces are saved during a run (and once at its end), and the progress
+// line's slowest hosts found.
+constexpr auto k_pace_save_interval = std::chrono::seconds(15);
+constexpr auto k_slowest_hosts_interval = std::chrono::milliseconds(500);
+constexpr std::size_t k_slowest_hosts = 3;
 
 // One row of the failure weights: outcome, HTTP status range (inclusive), weight.
 struct WeightRule {
@@ -65,9 +73,23 @@ constexpr int k_default_failure_weight = 2;
 // A feed is leased for longer than any single fetch may take. (A crawler that dies frees its
 // claims sooner: a lease also ends with the claiming connection, which `claims` holds for the
 // whole run.)
+// A claimed feed may also wait for its host: for a Retry-After pause and for the feeds ahead
+// of it on that host.
+constexpr std::int64_t k_lease_waiting_seconds = 900;
 std::int64_t lease_seconds(const core::FetchConfig& fetch) {
   return (fetch.total_timeout_seconds + fetch.connect_timeout_seconds) * (fetch.max_redirects + 1) +
-         60;
+         60 + k_lease_waiting_seconds;
+}
+
+std::vector<store::HostPaceRecord> pace_records(const fetch::Pacer& pacer) {
+  std::vector<store::HostPaceRecord> records;
+  for (const auto& figures : pacer.figures()) {
+    if (figures.requests > 0) {
+      records.push_back({figures.host, figures.concurrency, figures.requests, figures.throttled,
+                         figures.overloaded, figures.peak, figures.mean_latency_seconds});
+    }
+  }
+  return records;
 }
 
 struct Job {
@@ -134,7 +156,7 @@ public:
 
 private:
   static std::size_t worker_count(const CrawlOptions& options);
-  void fetch_all(store::Database& claims);
+  void fetch_all(store::Database& claims, std::int64_t run_id);
   bool may_claim() const;
   void work();
   void process(store::Database& database, const Job& job);
@@ -174,7 +196,7 @@ CrawlSummary Run::execute() {
     workers.emplace_back([this] { work(); });
   }
   try {
-    fetch_all(claims);
+    fetch_all(claims, run_id);
   } catch (...) {
     std::lock_guard lock(m_mutex);
     m_error = m_error ? m_error : std::current_exception();
@@ -205,9 +227,17 @@ bool Run::may_claim() const {
 }
 
 // Claims feeds as transfer slots free up and hands every finished transfer to the workers.
-void Run::fetch_all(store::Database& claims) {
+void Run::fetch_all(store::Database& claims, std::int64_t run_id) {
   const int concurrency = std::max(1, m_options.concurrency);
-  fetch::TransferPool pool(m_config.fetch, concurrency, m_config.crawl.per_host);
+  fetch::Pacer pacer(m_config.crawl);
+  pacer.learn(claims.load_host_paces());
+  fetch::TransferPool pool(m_config.fetch, concurrency, pacer);
+  auto paces_saved = std::chrono::steady_clock::now();
+  auto slowest_found = paces_saved;
+  const auto save_paces = [&] {
+    claims.save_host_paces(run_id, pace_records(pacer), core::now());
+    paces_saved = std::chrono::steady_clock::now();
+  };
   std::unordered_map<std::uint64_t, store::FeedRecord> in_flight;
   const std::int64_t lease = lease_seconds(m_config.fetch);
   std::int64_t cursor = 0; // with --all: the highest feed id claimed so far
@@ -217,8 +247,12 @@ void Run::fetch_all(store::Database& claims) {
     m_queue.push(Job{std::move(node.mapped()), std::move(result)});
   };
   while (true) {
+    // Claimed feeds fill the free transfer slots. After perform() every feed still waiting
+    // waits for its host's pace (or for a slot), so it holds none; at most k_claimed_per_slot
+    // feeds a slot are claimed in all.
     const auto free_slots =
-        static_cast<std::int64_t>(concurrency) - static_cast<std::int64_t>(in_flight.size());
+        std::min(static_cast<std::int64_t>(concurrency) - static_cast<std::int64_t>(pool.running()),
+                 k_claimed_per_slot * concurrency - static_cast<std::int64_t>(in_flight.size()));
     if (!exhausted && free_slots > 0 && may_claim()) {
       std::int64_t batch = std::min<std::int64_t>(free_slots, k_max_claim_batch);
       if (m_options.limit) {
@@ -240,9 +274,23 @@ void Run::fetch_all(store::Database& claims) {
       m_summary.claimed += static_cast<std::int64_t>(claimed.size());
     }
     if (in_flight.empty() && (exhausted || !may_claim())) {
+      save_paces();
       return;
     }
     pool.perform(on_done, 100);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - paces_saved >= k_pace_save_interval) {
+      save_paces();
+    }
+    if (now - slowest_found >= k_slowest_hosts_interval) {
+      slowest_found = now;
+      std::vector<std::string> slowest;
+      for (const auto& [host, feeds] : pool.most_waiting(k_slowest_hosts)) {
+        slowest.push_back(host + " (" + std::to_string(feeds) + " waiting)");
+      }
+      std::lock_guard lock(m_mutex);
+      m_summary.slowest_hosts = std::move(slowest);
+    }
   }
 }
 
@@ -276,6 +324,12 @@ void Run::process(store::Database& database, const Job& job) {
       database.record_not_modified(feed.id, core::now(),
                                    core::now() + m_config.crawl.refresh_interval_seconds);
       count(&CrawlSummary::not_modified);
+      break;
+    case fetch::FetchOutcome::deferred:
+      database.defer_feed(
+          feed.id, core::now() + std::clamp<std::int64_t>(result.retry_after_seconds.value_or(0), 0,
+                                                          m_config.crawl.backoff_ceiling_seconds));
+      count(&CrawlSummary::deferred);
       break;
     default:
       fail(database, feed, result, result.error);

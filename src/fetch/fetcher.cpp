@@ -20,6 +20,8 @@ const char* to_string(FetchOutcome outcome) {
       return "too_large";
     case FetchOutcome::network_error:
       return "network_error";
+    case FetchOutcome::deferred:
+      return "deferred";
   }
   return "unknown";
 }

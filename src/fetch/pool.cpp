@@ -1,5 +1,8 @@
 #include "podcrawl/fetch/pool.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <deque>
 #include <string>
 #include <unordered_map>
@@ -8,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "podcrawl/fetch/pace.hpp"
 #include "podcrawl/net/url.hpp"
 #include "transfer_internal.hpp"
 
@@ -26,12 +30,55 @@ struct Transfer {
   std::string host;
   long hops = 0;
   bool permanent = true; // every redirect so far was 301/308
+  int throttled = 0;     // answers of 429 or 503 asked again
+  std::string retry_url; // the hop to ask again once its host's pause ends
+  PaceTicket ticket;
   std::unique_ptr<detail::Hop> hop;
 };
 
+// A transfer answered 429 or 503 is asked again after its host's pause this many times at most,
+// and only when the pause asked for is this short; otherwise the answer is the transfer's.
+constexpr int k_max_throttled_retries = 3;
+constexpr std::int64_t k_max_retry_pause_seconds = 30;
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// What a finished hop says of its host's load.
+Load load_of(CURLcode code, const detail::HopEnd& end) {
+  if (!end.result) {
+    return Load::clean; // a redirect
+  }
+  const FetchResult& result = *end.result;
+  switch (result.outcome) {
+    case FetchOutcome::ok:
+    case FetchOutcome::not_modified:
+    case FetchOutcome::gone:
+    case FetchOutcome::too_large:
+      return Load::clean;
+    case FetchOutcome::http_error:
+      if (result.http_status == 429 || result.http_status == 503) {
+        return Load::throttled;
+      }
+      return result.http_status == 502 || result.http_status == 504 ? Load::overloaded
+                                                                    : Load::clean;
+    case FetchOutcome::network_error:
+      return code == CURLE_OPERATION_TIMEDOUT || code == CURLE_COULDNT_CONNECT ||
+                     code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR ||
+                     code == CURLE_GOT_NOTHING
+                 ? Load::overloaded
+                 : Load::neutral;
+    case FetchOutcome::refused:
+    case FetchOutcome::deferred:
+      return Load::neutral;
+  }
+  return Load::neutral;
+}
+
 std::string host_of(const std::string& url) {
   const auto parsed = net::parse_url(url);
-  return parsed ? parsed->host : std::string();
+  return parsed ? host_key(*parsed) : std::string();
 }
 
 } // namespace
@@ -39,23 +86,36 @@ std::string host_of(const std::string& url) {
 struct TransferPool::Impl {
   const core::FetchConfig config; // a copy: every hop points into it
   const std::size_t concurrency;
-  const int per_host;
+  std::unique_ptr<core::CrawlConfig> own_crawl; // a fixed pace, when no pacer was given
+  std::unique_ptr<Pacer> own_pacer;
+  Pacer& pacer;
   std::unique_ptr<CURLM, MultiDeleter> multi;
-  std::deque<std::unique_ptr<Transfer>> waiting;
+  // Waiting transfers by host, each host's in order.
+  std::unordered_map<std::string, std::deque<std::unique_ptr<Transfer>>> waiting;
+  std::size_t waiting_count = 0;
   std::unordered_map<CURL*, std::unique_ptr<Transfer>> running;
   std::unordered_map<std::string, int> running_per_host;
   std::vector<std::pair<std::uint64_t, FetchResult>> finished;
 
-  Impl(const core::FetchConfig& fetch_config, int max_transfers, int max_per_host)
+  Impl(const core::FetchConfig& fetch_config, int max_transfers, Pacer* shared_pacer,
+       int fixed_per_host)
       : config(fetch_config),
         concurrency(static_cast<std::size_t>(std::max(1, max_transfers))),
-        per_host(std::max(1, max_per_host)) {
+        own_crawl(shared_pacer ? nullptr : fixed_pace(fixed_per_host)),
+        own_pacer(shared_pacer ? nullptr : std::make_unique<Pacer>(*own_crawl)),
+        pacer(shared_pacer ? *shared_pacer : *own_pacer) {
     detail::ensure_global_init();
     multi.reset(curl_multi_init());
     if (multi) {
       curl_multi_setopt(multi.get(), CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
-      curl_multi_setopt(multi.get(), CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(per_host));
     }
+  }
+
+  static std::unique_ptr<core::CrawlConfig> fixed_pace(int per_host) {
+    auto crawl = std::make_unique<core::CrawlConfig>();
+    crawl->per_host = std::max(1, per_host);
+    crawl->per_host_max = crawl->per_host;
+    return crawl;
   }
 
   ~Impl() {
@@ -73,7 +133,7 @@ struct TransferPool::Impl {
   }
 
   // Start the hop of a transfer for `url`; false (and the transfer finished) when impossible.
-  bool start_hop(std::unique_ptr<Transfer> transfer, const std::string& url) {
+  bool start_hop(std::unique_ptr<Transfer> transfer, const std::string& url, double now) {
     transfer->hop = detail::make_hop(transfer->request, url, config);
     if (!transfer->hop || !multi ||
         curl_multi_add_handle(multi.get(), transfer->hop->curl.get()) != CURLM_OK) {
@@ -81,24 +141,75 @@ struct TransferPool::Impl {
                                         "libcurl could not start a transfer", url));
       return false;
     }
-    ++running_per_host[transfer->host];
+    int& in_flight = running_per_host[transfer->host];
+    transfer->ticket = pacer.host(transfer->host).on_start(in_flight, now);
+    ++in_flight;
     CURL* handle = transfer->hop->curl.get();
     running.emplace(handle, std::move(transfer));
     return true;
   }
 
-  // Start waiting transfers while there is room, in order, skipping hosts at their cap.
-  void start_waiting() {
-    for (auto it = waiting.begin(); it != waiting.end() && running.size() < concurrency;) {
-      if (running_per_host[(*it)->host] >= per_host) {
-        ++it;
-        continue;
-      }
-      std::unique_ptr<Transfer> transfer = std::move(*it);
-      it = waiting.erase(it);
-      const std::string url = transfer->request.url;
-      start_hop(std::move(transfer), url);
+  void wait(std::unique_ptr<Transfer> transfer, bool first) {
+    auto& queue = waiting[transfer->host];
+    if (first) {
+      queue.push_front(std::move(transfer));
+    } else {
+      queue.push_back(std::move(transfer));
     }
+    ++waiting_count;
+  }
+
+  // Start waiting transfers while there is room, each host's in order, as far as each host's
+  // pace allows. A host paused for longer than a crawl waits has its transfers deferred.
+  void start_waiting() {
+    const double now = seconds_now();
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      auto& [host, queue] = *it;
+      HostPace& pace = pacer.host(host);
+      if (pace.paused_until() > now + static_cast<double>(k_max_retry_pause_seconds)) {
+        defer(queue, static_cast<std::int64_t>(std::ceil(pace.paused_until() - now)));
+      }
+      while (!queue.empty() && running.size() < concurrency &&
+             pace.may_start(running_per_host[host], now)) {
+        std::unique_ptr<Transfer> transfer = std::move(queue.front());
+        queue.pop_front();
+        --waiting_count;
+        const std::string url =
+            transfer->retry_url.empty() ? transfer->request.url : transfer->retry_url;
+        start_hop(std::move(transfer), url, now);
+      }
+      it = queue.empty() ? waiting.erase(it) : std::next(it);
+    }
+  }
+
+  // Finish every transfer of a queue unasked, to be asked again in `seconds`.
+  void defer(std::deque<std::unique_ptr<Transfer>>& queue, std::int64_t seconds) {
+    for (auto& transfer : queue) {
+      const std::string url =
+          transfer->retry_url.empty() ? transfer->request.url : transfer->retry_url;
+      FetchResult result = detail::failure(
+          FetchOutcome::deferred,
+          "not asked: the host asked for a pause of " + std::to_string(seconds) + " s", url);
+      result.retry_after_seconds = seconds;
+      finish(*transfer, std::move(result));
+    }
+    waiting_count -= queue.size();
+    queue.clear();
+  }
+
+  // Milliseconds until the first waiting host no longer paused or rate-limited may start one;
+  // a large number when none waits on that.
+  int ms_until_a_host_resumes() {
+    constexpr int k_never = 1 << 30;
+    const double now = seconds_now();
+    double first = -1;
+    for (const auto& [host, queue] : waiting) {
+      const double resumes = pacer.host(host).resumes_at();
+      if (resumes > now && (first < 0 || resumes < first)) {
+        first = resumes;
+      }
+    }
+    return first < 0 ? k_never : static_cast<int>((first - now) * 1000) + 1;
   }
 
   void release_host(const std::string& host) {
@@ -106,6 +217,12 @@ struct TransferPool::Impl {
         found != running_per_host.end() && --found->second <= 0) {
       running_per_host.erase(found);
     }
+  }
+
+  // True when a throttled answer is to be asked again after its host's pause.
+  static bool ask_again(const Transfer& transfer, const FetchResult& result) {
+    return transfer.throttled < k_max_throttled_retries &&
+           result.retry_after_seconds.value_or(0) <= k_max_retry_pause_seconds;
   }
 
   void on_hop_done(CURL* handle, CURLcode code) {
@@ -118,6 +235,20 @@ struct TransferPool::Impl {
     curl_multi_remove_handle(multi.get(), handle);
     release_host(transfer->host);
     detail::HopEnd end = detail::finish_hop(*transfer->hop, code);
+    const double now = seconds_now();
+    const Load load = load_of(code, end);
+    std::optional<std::int64_t> retry_after;
+    if (end.result) {
+      retry_after = end.result->retry_after_seconds;
+    }
+    pacer.host(transfer->host).on_answer(transfer->ticket, load, now, retry_after);
+    if (end.result && load == Load::throttled && ask_again(*transfer, *end.result)) {
+      ++transfer->throttled;
+      transfer->retry_url = transfer->hop->url;
+      transfer->hop.reset();
+      wait(std::move(transfer), true);
+      return;
+    }
     if (end.result) {
       finish(*transfer, std::move(*end.result));
       return;
@@ -133,7 +264,9 @@ struct TransferPool::Impl {
     ++transfer->hops;
     transfer->permanent = transfer->permanent && end.permanent;
     transfer->host = host_of(end.next_url);
-    start_hop(std::move(transfer), end.next_url);
+    transfer->retry_url = end.next_url;
+    // The next hop waits its turn: it may be on a host at its pace, or paused.
+    wait(std::move(transfer), true);
   }
 
   void read_messages() {
@@ -147,7 +280,10 @@ struct TransferPool::Impl {
 };
 
 TransferPool::TransferPool(const core::FetchConfig& config, int concurrency, int per_host)
-    : m_impl(std::make_unique<Impl>(config, concurrency, per_host)) {}
+    : m_impl(std::make_unique<Impl>(config, concurrency, nullptr, per_host)) {}
+
+TransferPool::TransferPool(const core::FetchConfig& config, int concurrency, Pacer& pacer)
+    : m_impl(std::make_unique<Impl>(config, concurrency, &pacer, 0)) {}
 
 TransferPool::~TransferPool() = default;
 
@@ -162,21 +298,26 @@ void TransferPool::add(std::uint64_t tag, const FetchRequest& request) {
   transfer->tag = tag;
   transfer->request = request;
   transfer->host = host_of(request.url);
-  m_impl->waiting.push_back(std::move(transfer));
+  m_impl->wait(std::move(transfer), false);
 }
 
 void TransferPool::perform(const Done& done, int timeout_ms) {
   Impl& impl = *m_impl;
   impl.start_waiting();
+  // Waiting transfers whose hosts are paused or rate-limited wake the poll when they may start.
+  const int wait_ms = std::clamp(impl.ms_until_a_host_resumes(), 0, std::max(0, timeout_ms));
   if (!impl.running.empty()) {
     int still_running = 0;
     curl_multi_perform(impl.multi.get(), &still_running);
     impl.read_messages();
     if (impl.finished.empty()) {
-      curl_multi_poll(impl.multi.get(), nullptr, 0, timeout_ms, nullptr);
+      curl_multi_poll(impl.multi.get(), nullptr, 0, wait_ms, nullptr);
       curl_multi_perform(impl.multi.get(), &still_running);
       impl.read_messages();
     }
+    impl.start_waiting();
+  } else if (impl.waiting_count > 0 && impl.finished.empty()) {
+    curl_multi_poll(impl.multi.get(), nullptr, 0, wait_ms, nullptr);
     impl.start_waiting();
   }
   // Handed over after the bookkeeping above: `done` may add() more transfers.
@@ -188,7 +329,27 @@ void TransferPool::perform(const Done& done, int timeout_ms) {
 }
 
 std::size_t TransferPool::pending() const {
-  return m_impl->waiting.size() + m_impl->running.size() + m_impl->finished.size();
+  return m_impl->waiting_count + m_impl->running.size() + m_impl->finished.size();
+}
+
+std::size_t TransferPool::running() const {
+  return m_impl->running.size();
+}
+
+std::vector<std::pair<std::string, std::size_t>> TransferPool::most_waiting(
+    std::size_t count) const {
+  std::vector<std::pair<std::string, std::size_t>> hosts;
+  for (const auto& [host, queue] : m_impl->waiting) {
+    hosts.emplace_back(host, queue.size());
+  }
+  const auto by_size = [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  };
+  const std::size_t kept = std::min(count, hosts.size());
+  std::partial_sort(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(kept), hosts.end(),
+                    by_size);
+  hosts.resize(kept);
+  return hosts;
 }
 
 } // namespace podcrawl::fetch

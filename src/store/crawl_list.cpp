@@ -215,6 +215,16 @@ std::vector<FeedRecord> Database::claim_due_feeds(int limit, bool all, std::int6
   });
 }
 
+void Database::defer_feed(std::int64_t feed_id, std::int64_t next_fetch_at) {
+  guarded(m_impl->redacted_url, "defer feed", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE feeds SET next_fetch_at = to_timestamp($2::bigint), lease_until = NULL"
+        " WHERE id = $1",
+        feed_id, next_fetch_at);
+  });
+}
+
 void Database::record_not_modified(std::int64_t feed_id, std::int64_t now,
                                    std::int64_t next_fetch_at) {
   FetchMeta meta;
@@ -336,6 +346,55 @@ void Database::finish_crawl_run(std::int64_t run_id, const CrawlRunStats& totals
         " fetched = $3, not_modified = $4, failed = $5, new_episodes = $6 WHERE id = $1",
         run_id, totals.finished_at, totals.fetched, totals.not_modified, totals.failed,
         totals.new_episodes);
+    txn.commit();
+  });
+}
+
+std::map<std::string, double> Database::load_host_paces() {
+  return guarded(m_impl->redacted_url, "load host paces", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    std::map<std::string, double> paces;
+    for (const auto& row : txn.exec_params(
+             "SELECT host, concurrency FROM host_paces ORDER BY updated_at DESC LIMIT $1",
+             k_max_learned_hosts)) {
+      paces.emplace(row[0].as<std::string>(), row[1].as<double>());
+    }
+    return paces;
+  });
+}
+
+void Database::save_host_paces(std::int64_t run_id, const std::vector<HostPaceRecord>& hosts,
+                               std::int64_t now) {
+  if (hosts.empty()) {
+    return;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& host : hosts) {
+    rows.push_back({{"host", bounded_text(host.host, k_max_host_bytes)},
+                    {"concurrency", host.concurrency},
+                    {"requests", host.requests},
+                    {"throttled", host.throttled},
+                    {"overloaded", host.overloaded},
+                    {"peak", host.peak},
+                    {"latency", host.mean_latency_seconds}});
+  }
+  guarded(m_impl->redacted_url, "save host paces", [&] {
+    pqxx::work txn(m_impl->connection);
+    // Sorted by host, so that two crawlers saving at once lock the rows in the same order.
+    txn.exec_params(
+        "INSERT INTO host_paces AS p (host, concurrency, run_id, requests, throttled, overloaded,"
+        "  peak, mean_latency_seconds, updated_at)"
+        " SELECT r.host, r.concurrency, $2, r.requests, r.throttled, r.overloaded, r.peak,"
+        "  r.latency, to_timestamp($3::bigint)"
+        " FROM jsonb_to_recordset($1::jsonb) AS r(host text, concurrency float8, requests bigint,"
+        "  throttled bigint, overloaded bigint, peak int, latency float8)"
+        " WHERE r.host <> '' ORDER BY r.host"
+        " ON CONFLICT (host) DO UPDATE SET concurrency = excluded.concurrency,"
+        "  run_id = excluded.run_id, requests = excluded.requests,"
+        "  throttled = excluded.throttled, overloaded = excluded.overloaded,"
+        "  peak = excluded.peak, mean_latency_seconds = excluded.mean_latency_seconds,"
+        "  updated_at = excluded.updated_at",
+        rows.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), run_id, now);
     txn.commit();
   });
 }

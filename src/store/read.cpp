@@ -149,6 +149,18 @@ Stats Database::stats() {
       run.new_episodes = last[0][5].as<std::int64_t>();
       stats.last_crawl = run;
     }
+    const auto hosts = txn.exec_params(
+        "SELECT host, concurrency, requests, throttled, overloaded, peak, mean_latency_seconds"
+        " FROM host_paces WHERE run_id = (SELECT id FROM crawl_runs"
+        "  ORDER BY started_at DESC, id DESC LIMIT 1)"
+        " ORDER BY requests DESC, host LIMIT $1",
+        k_max_stats_hosts);
+    for (const auto& row : hosts) {
+      stats.last_crawl_hosts.push_back({row[0].as<std::string>(), row[1].as<double>(),
+                                        row[2].as<std::int64_t>(), row[3].as<std::int64_t>(),
+                                        row[4].as<std::int64_t>(), row[5].as<int>(),
+                                        row[6].as<double>()});
+    }
     txn.commit();
     return stats;
   });

@@ -21,6 +21,8 @@ inline constexpr std::size_t k_max_categories = 32;
 inline constexpr std::size_t k_max_category_bytes = 200;
 // Longest language tag stored with a category.
 inline constexpr std::size_t k_max_language_bytes = 35;
+// A host name: 253 bytes in DNS.
+inline constexpr std::size_t k_max_host_bytes = 253;
 // Longest search query accepted.
 inline constexpr std::size_t k_max_query_bytes = 500;
 // Most results one search returns.

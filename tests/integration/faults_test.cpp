@@ -150,7 +150,7 @@ protected:
           "<body><p>This is a web page.</p></body></html>",
           "text/html");
     });
-    m_server.on_get("/busy.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_busy_server.on_get("/busy.xml", [](const httplib::Request&, httplib::Response& response) {
       response.status = 429;
       response.set_header("Retry-After", std::to_string(k_retry_after_seconds));
     });
@@ -167,6 +167,12 @@ protected:
       testing::gzip(feed_with_items("Bomb", 1, std::string(5 * k_max_body_bytes, 'x')));
   Valve m_valve; // closed by the destructor, before the server stops
   testing::LoopbackServer m_server;
+  // A host of its own: its long Retry-After pauses it, and only it, for the rest of the crawl.
+  testing::LoopbackServer m_busy_server;
+
+  std::string url(const std::string& path) const {
+    return path == "/busy.xml" ? m_busy_server.url(path) : m_server.url(path);
+  }
 };
 
 TEST_F(Faults, EveryMisbehavingHostIsRecordedAndTheCrawlEndsInBoundedTimeAndMemory) {
@@ -189,7 +195,7 @@ TEST_F(Faults, EveryMisbehavingHostIsRecordedAndTheCrawlEndsInBoundedTimeAndMemo
   };
   std::vector<std::string> add = {"add", "--no-discover"};
   for (const auto& feed : expected) {
-    add.push_back(m_server.url(feed.path));
+    add.push_back(url(feed.path));
   }
   ASSERT_EQ(run(add).status, 0);
   const auto config = m_dir.path() / "faults.toml";
@@ -214,7 +220,7 @@ TEST_F(Faults, EveryMisbehavingHostIsRecordedAndTheCrawlEndsInBoundedTimeAndMemo
   const auto feeds = feeds_by_url();
   for (const auto& want : expected) {
     SCOPED_TRACE(want.path);
-    const auto found = feeds.find(m_server.url(want.path));
+    const auto found = feeds.find(url(want.path));
     ASSERT_NE(found, feeds.end());
     const auto& entry = found->second;
     EXPECT_EQ(entry["status"], "active");
@@ -235,7 +241,7 @@ TEST_F(Faults, EveryMisbehavingHostIsRecordedAndTheCrawlEndsInBoundedTimeAndMemo
       EXPECT_EQ(entry["failures"], 1);
     }
   }
-  const auto& busy = feeds.at(m_server.url("/busy.xml"));
+  const auto& busy = feeds.at(url("/busy.xml"));
   EXPECT_GE(*core::parse_iso8601(busy["next_fetch_at"].get<std::string>()) -
                 *core::parse_iso8601(busy["last_fetch_at"].get<std::string>()),
             k_retry_after_seconds);

@@ -10,8 +10,13 @@
 
 namespace podcrawl::testing {
 
-LoopbackServer::LoopbackServer(std::string address)
+LoopbackServer::LoopbackServer(std::string address, int threads)
     : m_server(std::make_unique<httplib::Server>()), m_address(std::move(address)) {
+  if (threads > 0) {
+    m_server->new_task_queue = [threads] {
+      return new httplib::ThreadPool(static_cast<std::size_t>(threads));
+    };
+  }
   // Recorded before routing, so a request is visible to the test before its response is sent.
   m_server->set_pre_routing_handler([this](const httplib::Request& request, httplib::Response&) {
     SeenRequest seen;

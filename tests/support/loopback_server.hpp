@@ -30,7 +30,8 @@ class LoopbackServer {
 public:
   using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
 
-  explicit LoopbackServer(std::string address = "127.0.0.1");
+  // `threads`: requests answered at once (more wait for a thread); 0 keeps cpp-httplib's default.
+  explicit LoopbackServer(std::string address = "127.0.0.1", int threads = 0);
   ~LoopbackServer();
   LoopbackServer(const LoopbackServer&) = delete;
   LoopbackServer& operator=(const LoopbackServer&) = delete;

@@ -23,9 +23,19 @@ struct FetchConfig {
   long max_redirects = 5;
 };
 
+// An operator's bounds for one host name and its subdomains (`[crawl.hosts."libsyn.com"]`).
+struct HostRule {
+  std::string host;                       // lower case, no trailing dot
+  std::optional<int> floor;               // the pace never falls below this
+  std::optional<int> ceiling;             // nor grows past this (instead of per_host_max)
+  std::optional<int> requests_per_second; // starts per second, at most
+};
+
 struct CrawlConfig {
-  int concurrency = 64;                             // transfers in flight at once
-  int per_host = 4;                                 // transfers in flight against one host name
+  int concurrency = 64;  // transfers in flight at once
+  int per_host = 4;      // transfers in flight against a host at first
+  int per_host_max = 32; // how far a host that answers fast and clean may grow
+  std::vector<HostRule> hosts;
   std::int64_t refresh_interval_seconds = 3600;     // next fetch when the cadence is unknown
   std::int64_t min_refresh_seconds = 900;           // never sooner, however often it publishes
   std::int64_t max_refresh_seconds = 86400;         // never later, however rarely

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/feed/model.hpp"
@@ -23,7 +24,10 @@ struct CrawlSummary {
   std::int64_t fetched = 0;      // 2xx and parsed
   std::int64_t not_modified = 0; // 304
   std::int64_t failed = 0;       // fetch or parse failed, gone included
+  std::int64_t deferred = 0;     // not asked: their host asked for a pause (Retry-After)
   std::int64_t new_episodes = 0;
+  // The hosts with the most feeds waiting for their pace, most first, as "host (N waiting)".
+  std::vector<std::string> slowest_hosts;
 };
 
 // Called after each feed, from worker threads one at a time, with the running totals.

@@ -10,13 +10,14 @@
 namespace podcrawl::fetch {
 
 enum class FetchOutcome {
-  ok,           // 2xx with a body
-  not_modified, // 304
-  gone,         // 410
-  http_error,   // any other non-2xx, too many redirects, or a Content-Encoding not decoded
-  refused,      // non-public address, or a scheme other than http(s)
-  too_large,    // body or headers over their caps (the body counted after decompression)
-  network_error // DNS, connect, TLS, timeout, reset, a compressed body corrupt or cut short
+  ok,            // 2xx with a body
+  not_modified,  // 304
+  gone,          // 410
+  http_error,    // any other non-2xx, too many redirects, or a Content-Encoding not decoded
+  refused,       // non-public address, or a scheme other than http(s)
+  too_large,     // body or headers over their caps (the body counted after decompression)
+  network_error, // DNS, connect, TLS, timeout, reset, a compressed body corrupt or cut short
+  deferred       // not asked: its host asked for a pause longer than a crawl waits (Retry-After)
 };
 
 const char* to_string(FetchOutcome outcome);

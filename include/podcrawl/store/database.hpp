@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,9 @@ public:
   // after_id, in id order (pass the last id claimed to walk the whole list once).
   std::vector<FeedRecord> claim_due_feeds(int limit, bool all, std::int64_t now,
                                           std::int64_t lease_seconds, std::int64_t after_id = 0);
+  // A claimed feed left unasked (its host asked for a pause): its lease ends and it is next due
+  // at next_fetch_at; nothing else about it changes.
+  void defer_feed(std::int64_t feed_id, std::int64_t next_fetch_at);
   // 304: only the schedule changes.
   void record_not_modified(std::int64_t feed_id, std::int64_t now, std::int64_t next_fetch_at);
   // A 200 whose body has the content_hash stored with the feed: like a 304, only the fetch state
@@ -95,6 +99,12 @@ public:
   // Bookkeeping for `stats`: a crawl run's start and its totals at the end.
   std::int64_t begin_crawl_run(std::int64_t now);
   void finish_crawl_run(std::int64_t run_id, const CrawlRunStats& totals);
+  // The paces hosts were left at by earlier crawls, for the k_max_learned_hosts most recently
+  // asked hosts.
+  std::map<std::string, double> load_host_paces();
+  // Remember the hosts' paces and the figures run `run_id` saw so far, one statement.
+  void save_host_paces(std::int64_t run_id, const std::vector<HostPaceRecord>& hosts,
+                       std::int64_t now);
 
   // ---- reading ----
   // A stored show by feed URL (normalized) or slug, with its current episodes; nullopt if none.

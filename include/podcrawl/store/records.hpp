@@ -71,6 +71,22 @@ struct CrawlRunStats {
   std::int64_t new_episodes = 0;
 };
 
+// Hosts whose learned pace a crawl loads, the most recently asked first.
+inline constexpr int k_max_learned_hosts = 200000;
+// Hosts `stats` reports for the last crawl.
+inline constexpr int k_max_stats_hosts = 50;
+
+// One host's pace as the crawler learned it, and what the run that last asked it saw.
+struct HostPaceRecord {
+  std::string host;
+  double concurrency = 0; // transfers in flight the host ended the run at
+  std::int64_t requests = 0;
+  std::int64_t throttled = 0;  // answered 429 or 503
+  std::int64_t overloaded = 0; // timeouts, cut connections, 502, 504
+  int peak = 0;                // most transfers in flight at once
+  double mean_latency_seconds = 0;
+};
+
 struct Stats {
   std::int64_t feeds_total = 0, feeds_active = 0, feeds_failing = 0, feeds_gone = 0,
                feeds_removed = 0;
@@ -78,6 +94,8 @@ struct Stats {
   std::int64_t episodes = 0;         // episodes their feeds still carry
   std::int64_t removed_episodes = 0; // kept after they vanished from their feed
   std::optional<CrawlRunStats> last_crawl;
+  // The hosts the last crawl asked, most requests first (at most k_max_stats_hosts).
+  std::vector<HostPaceRecord> last_crawl_hosts;
 };
 
 } // namespace podcrawl::store

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "podcrawl/core/error.hpp"
@@ -69,6 +70,33 @@ TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
 
 // Regression: a misspelt key ("[fecth]", "total_timeout") was silently ignored and the default
 // used, and a bad value was reported without saying where it was.
+TEST(LoadConfig, ReadsPerHostRules) {
+  testing::TempDir dir;
+  const auto file = dir.path() / "podcrawl.toml";
+  testing::write_file(file, R"(
+[crawl]
+per_host = 2
+per_host_max = 48
+[crawl.hosts."Feeds.Libsyn.com."]
+ceiling = 64
+requests_per_second = 20
+[crawl.hosts."small.example"]
+floor = 1
+ceiling = 2
+)");
+  const Config config = load_config(file);
+  EXPECT_EQ(config.crawl.per_host, 2);
+  EXPECT_EQ(config.crawl.per_host_max, 48);
+  ASSERT_EQ(config.crawl.hosts.size(), 2u);
+  const auto libsyn =
+      std::find_if(config.crawl.hosts.begin(), config.crawl.hosts.end(),
+                   [](const HostRule& rule) { return rule.host == "feeds.libsyn.com"; });
+  ASSERT_NE(libsyn, config.crawl.hosts.end());
+  EXPECT_EQ(libsyn->ceiling, std::optional<int>(64));
+  EXPECT_EQ(libsyn->requests_per_second, std::optional<int>(20));
+  EXPECT_FALSE(libsyn->floor);
+}
+
 TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
   testing::TempDir dir;
   const struct {
@@ -108,6 +136,12 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
        "2: crawl.min_refresh_seconds (900) exceeds crawl.max_refresh_seconds (600)"},
       {"[fetch]\nallowed_private_addresses = [\"10.0.0.5\",\n  \"intranet\"]\n",
        "2: fetch.allowed_private_addresses: \"intranet\" is not an IP address"},
+      {"[crawl.hosts.\"libsyn.com\"]\nceiling = 0\n",
+       "2: crawl.hosts.\"libsyn.com\".ceiling must be a positive integer up to 1000000"},
+      {"[crawl.hosts.\"libsyn.com\"]\nburst = 3\n",
+       "2: unknown key \"crawl.hosts.\"libsyn.com\".burst\""},
+      {"[crawl.hosts.\"libsyn.com\"]\nfloor = 9\nceiling = 4\n",
+       "1: crawl.hosts.\"libsyn.com\": floor exceeds ceiling"},
       // not TOML
       {"[fetch]\nmax_body_bytes = 1\n[crawl\n", "3: "},
       {"[fetch]\nuser_agent = \"unterminated\n", "2: "},

@@ -4,12 +4,15 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "fetch_test_helpers.hpp"
+#include "podcrawl/fetch/pace.hpp"
 #include "support/loopback_server.hpp"
 #include "transfer_internal.hpp"
 
@@ -69,23 +72,188 @@ TEST(TransferPool, NeverRunsMoreThanThePerHostCapAgainstOneHost) {
 }
 
 TEST(TransferPool, HonorsRetryAfterOn429And503) {
+  // Two hosts: the long pause the first asks for is its own.
   testing::LoopbackServer server;
+  testing::LoopbackServer other;
   server.on_get("/busy", [](const httplib::Request&, httplib::Response& response) {
     response.status = 429;
     response.set_header("Retry-After", "120");
   });
-  server.on_get("/down", [](const httplib::Request&, httplib::Response& response) {
+  other.on_get("/down", [](const httplib::Request&, httplib::Response& response) {
     response.status = 503;
     response.set_header("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT");
   });
   TransferPool pool(loopback_config(), 4, 4);
   pool.add(1, request(server.url("/busy")));
-  pool.add(2, request(server.url("/down")));
+  pool.add(2, request(other.url("/down")));
   const auto results = run_all(pool);
   EXPECT_EQ(results.at(1).http_status, 429);
   EXPECT_EQ(results.at(1).retry_after_seconds, std::optional<std::int64_t>(120));
   EXPECT_EQ(results.at(2).http_status, 503);
   EXPECT_EQ(results.at(2).retry_after_seconds, std::optional<std::int64_t>(0)); // in the past
+}
+
+// Counts the requests a loopback host answers at once; refuses with 429 (and `retry_after`)
+// beyond `allows`, 0 for no limit. Each answer takes `latency`, the host's own time to answer.
+class LimitedHost {
+public:
+  LimitedHost(int allows, std::chrono::milliseconds latency, std::string retry_after = "0")
+      : m_server("127.0.0.1", 64) {
+    m_server.on_get(R"(/feed/\d+)",
+                    [=, this](const httplib::Request&, httplib::Response& response) {
+                      {
+                        std::lock_guard lock(m_mutex);
+                        ++m_asked;
+                        ++m_active;
+                        m_most = std::max(m_most, m_active);
+                        if (allows > 0 && m_active > allows) {
+                          --m_active;
+                          ++m_refused;
+                          response.status = 429;
+                          if (!retry_after.empty()) {
+                            response.set_header("Retry-After", retry_after);
+                          }
+                          return;
+                        }
+                      }
+                      std::this_thread::sleep_for(latency);
+                      response.set_content("<rss/>", "application/rss+xml");
+                      std::lock_guard lock(m_mutex);
+                      --m_active;
+                    });
+  }
+
+  std::string url(int n) const { return m_server.url("/feed/" + std::to_string(n)); }
+  int most() const {
+    std::lock_guard lock(m_mutex);
+    return m_most;
+  }
+  int refused() const {
+    std::lock_guard lock(m_mutex);
+    return m_refused;
+  }
+  int asked() const {
+    std::lock_guard lock(m_mutex);
+    return m_asked;
+  }
+
+private:
+  testing::LoopbackServer m_server;
+  mutable std::mutex m_mutex;
+  int m_active = 0;
+  int m_most = 0;
+  int m_refused = 0;
+  int m_asked = 0;
+};
+
+core::CrawlConfig pace_config(int per_host, int per_host_max) {
+  core::CrawlConfig crawl;
+  crawl.per_host = per_host;
+  crawl.per_host_max = per_host_max;
+  return crawl;
+}
+
+TEST(TransferPool, APacedHostGrowsToWhatItAllowsAndIsCutWhenItRefuses) {
+  LimitedHost host(12, std::chrono::milliseconds(20));
+  const core::CrawlConfig crawl = pace_config(2, 32);
+  Pacer pacer(crawl);
+  TransferPool pool(loopback_config(), 64, pacer);
+  constexpr int k_feeds = 400;
+  for (int i = 0; i < k_feeds; ++i) {
+    pool.add(static_cast<std::uint64_t>(i), request(host.url(i)));
+  }
+  const auto results = run_all(pool);
+  ASSERT_EQ(results.size(), static_cast<std::size_t>(k_feeds));
+  for (const auto& [tag, result] : results) {
+    ASSERT_EQ(result.outcome, FetchOutcome::ok) << tag << ": " << result.error;
+  }
+  const auto figures = pacer.figures();
+  ASSERT_EQ(figures.size(), 1u);
+  EXPECT_GE(figures[0].peak, 8) << "the pace never grew past its start";
+  EXPECT_LE(figures[0].peak, 32);
+  EXPECT_GT(figures[0].throttled, 0) << "the host never refused: the pace never reached it";
+  EXPECT_EQ(figures[0].throttled, host.refused());
+  EXPECT_LE(host.refused(), k_feeds / 10);
+  EXPECT_LE(figures[0].concurrency, 24.0);
+}
+
+TEST(TransferPool, NeverRunsMoreThanPerHostMaxNorAConfiguredCeiling) {
+  LimitedHost open_host(0, std::chrono::milliseconds(5));
+  LimitedHost ruled_host(0, std::chrono::milliseconds(5));
+  core::CrawlConfig crawl = pace_config(2, 6);
+  // 127.0.0.1 on every port: both hosts; the second's own rule wins, being longer.
+  const std::string ruled_key = host_key(*net::parse_url(ruled_host.url(0)));
+  crawl.hosts = {{"127.0.0.1", std::nullopt, 5, std::nullopt}, {ruled_key, 1, 3, std::nullopt}};
+  Pacer pacer(crawl);
+  TransferPool pool(loopback_config(), 64, pacer);
+  for (int i = 0; i < 200; ++i) {
+    pool.add(static_cast<std::uint64_t>(i), request(open_host.url(i)));
+    pool.add(static_cast<std::uint64_t>(1000 + i), request(ruled_host.url(i)));
+  }
+  EXPECT_EQ(run_all(pool).size(), 400u);
+  EXPECT_EQ(open_host.most(), 5);
+  EXPECT_EQ(ruled_host.most(), 3);
+}
+
+TEST(TransferPool, AsksAThrottledFeedAgainAfterAShortPause) {
+  testing::LoopbackServer server;
+  std::atomic<int> asked = 0;
+  server.on_get("/once", [&](const httplib::Request&, httplib::Response& response) {
+    if (asked++ == 0) {
+      response.status = 503; // no Retry-After: the short default pause
+      return;
+    }
+    response.set_content("<rss/>", "application/rss+xml");
+  });
+  TransferPool pool(loopback_config(), 4, 4);
+  pool.add(1, request(server.url("/once")));
+  const auto results = run_all(pool);
+  EXPECT_EQ(results.at(1).outcome, FetchOutcome::ok) << results.at(1).error;
+  EXPECT_EQ(asked, 2);
+}
+
+TEST(TransferPool, DefersTheFeedsOfAHostThatAsksForALongPause) {
+  LimitedHost host(1, std::chrono::milliseconds(200), "3600");
+  const core::CrawlConfig crawl = pace_config(2, 2);
+  Pacer pacer(crawl);
+  TransferPool pool(loopback_config(), 8, pacer);
+  for (int i = 0; i < 6; ++i) {
+    pool.add(static_cast<std::uint64_t>(i), request(host.url(i)));
+  }
+  const auto results = run_all(pool);
+  ASSERT_EQ(results.size(), 6u);
+  std::map<FetchOutcome, int> outcomes;
+  for (const auto& [tag, result] : results) {
+    ++outcomes[result.outcome];
+    if (result.outcome == FetchOutcome::deferred) {
+      EXPECT_GE(result.retry_after_seconds.value_or(0), 3590);
+    }
+  }
+  // The first request refused asks for an hour: the feeds not yet asked are not asked at all.
+  EXPECT_EQ(host.refused(), 1);
+  EXPECT_EQ(outcomes[FetchOutcome::http_error], 1);
+  EXPECT_GE(outcomes[FetchOutcome::deferred], 1);
+  EXPECT_EQ(host.asked(), outcomes[FetchOutcome::ok] + 1);
+}
+
+TEST(TransferPool, TimeoutsCutAHostsPace) {
+  LimitedHost host(0, std::chrono::milliseconds(1500));
+  const core::CrawlConfig crawl = pace_config(4, 32);
+  Pacer pacer(crawl);
+  pacer.learn({{host_key(*net::parse_url(host.url(0))), 8}});
+  core::FetchConfig config = loopback_config();
+  config.total_timeout_seconds = 1;
+  TransferPool pool(config, 16, pacer);
+  for (int i = 0; i < 8; ++i) {
+    pool.add(static_cast<std::uint64_t>(i), request(host.url(i)));
+  }
+  for (const auto& [tag, result] : run_all(pool)) {
+    EXPECT_EQ(result.outcome, FetchOutcome::network_error);
+  }
+  const auto figures = pacer.figures();
+  ASSERT_EQ(figures.size(), 1u);
+  EXPECT_EQ(figures[0].overloaded, 8);
+  EXPECT_DOUBLE_EQ(figures[0].concurrency, 4.0); // halved once, for one round trip
 }
 
 TEST(TransferPool, RefusesOversizedHeaders) {
