@@ -6,9 +6,14 @@ namespace podcrawl::fetch {
 
 namespace {
 
-// A throttling answer, a timeout or a cut connection halves the pace; a latency rise cuts less,
-// since a slower answer is a milder sign than a refusal.
+// A timeout or a cut connection halves the pace. A 429 or 503 cuts less: the host says where
+// its limit is, and its Retry-After already holds the crawl back. A latency rise cuts less
+// still, since a slower answer is a milder sign than a refusal.
 constexpr double k_load_cut = 0.5;
+constexpr double k_throttle_cut = 0.7;
+// Past the pace at which the host last throttled, the pace grows this much slower: the limit is
+// probed now and then, not pushed through each round trip.
+constexpr double k_probe_slowdown = 8;
 constexpr double k_latency_cut = 0.75;
 // A latency rise: the smoothed latency above this many times the lowest seen, plus the slack
 // (so that hosts answering in a millisecond are not cut for answering in three).
@@ -95,7 +100,10 @@ void HostPace::on_answer(const PaceTicket& ticket, Load load, double now,
         m_waited += now + pause - std::max(now, m_paused_until);
         m_paused_until = now + pause;
       }
-      cut(k_load_cut, ticket);
+      if (ticket.sequence >= m_cut_sequence) {
+        m_throttled_at = m_pace;
+      }
+      cut(k_throttle_cut, ticket);
       return;
     }
     case Load::overloaded:
@@ -122,7 +130,11 @@ void HostPace::on_answer(const PaceTicket& ticket, Load load, double now,
   }
   // Doubling adds one per answer (a whole window per round trip); after it, 1/pace per answer
   // adds one per round trip.
-  m_pace += m_doubling ? 1.0 : 1.0 / std::max(1.0, m_pace);
+  double step = m_doubling ? 1.0 : 1.0 / std::max(1.0, m_pace);
+  if (m_throttled_at > 0 && m_pace + 1 > m_throttled_at) {
+    step /= k_probe_slowdown;
+  }
+  m_pace += step;
   m_pace = std::min(m_pace, static_cast<double>(std::max(m_bounds.floor, m_bounds.ceiling)));
 }
 

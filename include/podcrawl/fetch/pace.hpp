@@ -49,9 +49,10 @@ struct HostFigures {
 
 // How many transfers one host may have in flight, found from its answers as TCP finds a
 // window: from a start it doubles each round trip of clean answers until the first sign of load,
-// then grows by one per round trip (additive increase); a 429, 503, timeout or a sharp rise in
-// latency halves it, at most once per round trip (multiplicative decrease); a Retry-After pauses
-// the host for its time. Times are seconds on the caller's monotonic clock. Not thread-safe.
+// then grows by one per round trip (additive increase), slower near the pace at which the host
+// last throttled; a timeout halves it, a 429 or 503 cuts it to 0.7, a sharp rise in latency to
+// 0.75, at most once per round trip (multiplicative decrease); a Retry-After pauses the host for
+// its time. Times are seconds on the caller's monotonic clock. Not thread-safe.
 class HostPace {
 public:
   // `learned`: a pace remembered from earlier crawls, which starts without the doubling.
@@ -86,7 +87,8 @@ private:
   // flight while the host had all it may take, so its clean answer is news that it can take more.
   std::optional<std::uint64_t> m_filled_sequence;
   double m_paused_until = 0;
-  double m_next_start = 0; // the rate limit's next free start
+  double m_throttled_at = 0; // the pace when the host last throttled; 0 when it never did
+  double m_next_start = 0;   // the rate limit's next free start
   double m_base_latency = -1;
   double m_smoothed_latency = -1;
   int m_peak = 0;

@@ -54,7 +54,7 @@ TEST(HostPace, GrowsOnlyWhenTheHostWasAskedForAllItMayTake) {
   EXPECT_EQ(pace.allowed(), 8);
 }
 
-TEST(HostPace, AThrottledRoundTripHalvesThePaceOnceAndPausesForRetryAfter) {
+TEST(HostPace, AThrottledRoundTripCutsThePaceOnceAndPausesForRetryAfter) {
   HostPace pace({1, 32, 0}, 16, true);
   std::vector<PaceTicket> tickets;
   for (int in_flight = 0; in_flight < 16; ++in_flight) {
@@ -63,15 +63,31 @@ TEST(HostPace, AThrottledRoundTripHalvesThePaceOnceAndPausesForRetryAfter) {
   for (const PaceTicket& ticket : tickets) {
     pace.on_answer(ticket, Load::throttled, 0.1, 5);
   }
-  EXPECT_EQ(pace.allowed(), 8); // one cut for the whole round trip, not sixteen
+  EXPECT_EQ(pace.allowed(), 11); // 16 x 0.7: one cut for the whole round trip, not sixteen
   EXPECT_DOUBLE_EQ(pace.paused_until(), 5.1);
   EXPECT_FALSE(pace.may_start(0, 5.0));
   EXPECT_TRUE(pace.may_start(0, 5.1));
   EXPECT_EQ(pace.figures("h").throttled, 16);
   // A throttled answer to a transfer started after the cut cuts again.
   pace.on_answer(pace.on_start(0, 6), Load::throttled, 6.1, std::nullopt);
-  EXPECT_EQ(pace.allowed(), 4);
+  EXPECT_EQ(pace.allowed(), 7);
   EXPECT_DOUBLE_EQ(pace.paused_until(), 7.1); // the short default pause
+}
+
+TEST(HostPace, ProbesPastThePaceAtWhichTheHostThrottledSlowly) {
+  HostPace pace({1, 64, 0}, 20, true);
+  std::vector<PaceTicket> tickets;
+  for (int in_flight = 0; in_flight < 20; ++in_flight) {
+    tickets.push_back(pace.on_start(in_flight, 0));
+  }
+  pace.on_answer(tickets[0], Load::throttled, 0.1, 0);
+  EXPECT_EQ(pace.allowed(), 14);
+  // Back to below 20 at one per round trip, then an eighth of that.
+  double now = run_rounds(pace, 5, Load::clean, 1);
+  EXPECT_NEAR(pace.pace(), 19, 0.5);
+  run_rounds(pace, 8, Load::clean, now);
+  EXPECT_LT(pace.pace(), 21);
+  EXPECT_GT(pace.pace(), 19.5);
 }
 
 TEST(HostPace, TimeoutsCutThePaceWithoutPausingTheHost) {
@@ -99,7 +115,9 @@ TEST(HostPace, NeverLeavesItsBounds) {
   HostPace pace({3, 6, 0}, 4, false);
   run_rounds(pace, 20, Load::clean, 0);
   EXPECT_EQ(pace.allowed(), 6);
-  run_rounds(pace, 20, Load::throttled, 100);
+  for (int round = 0; round < 5; ++round) {
+    pace.on_answer(pace.on_start(0, 100 + round), Load::throttled, 100.1 + round, 0);
+  }
   EXPECT_EQ(pace.allowed(), 3);
   HostPace high({1, 6, 0}, 50, true);
   EXPECT_EQ(high.allowed(), 6);
