@@ -191,8 +191,13 @@ TEST(TransferPool, NeverRunsMoreThanPerHostMaxNorAConfiguredCeiling) {
     pool.add(static_cast<std::uint64_t>(1000 + i), request(ruled_host.url(i)));
   }
   EXPECT_EQ(run_all(pool).size(), 400u);
-  EXPECT_EQ(open_host.most(), 5);
-  EXPECT_EQ(ruled_host.most(), 3);
+  // Never past the ceilings, whatever the machine's load (which may cut the paces below them).
+  EXPECT_LE(open_host.most(), 5);
+  EXPECT_GT(open_host.most(), 2) << "the pace never grew past per_host";
+  EXPECT_LE(ruled_host.most(), 3);
+  for (const HostFigures& host : pacer.figures()) {
+    EXPECT_LE(host.peak, host.host == ruled_key ? 3 : 5) << host.host;
+  }
 }
 
 TEST(TransferPool, AsksAThrottledFeedAgainAfterAShortPause) {
