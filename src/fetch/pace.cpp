@@ -11,9 +11,15 @@ namespace {
 // still, since a slower answer is a milder sign than a refusal.
 constexpr double k_load_cut = 0.5;
 constexpr double k_throttle_cut = 0.7;
-// Past the pace at which the host last throttled, the pace grows this much slower: the limit is
-// probed now and then, not pushed through each round trip.
+// Past the level at which the host last throttled, the pace grows this much slower: the limit
+// is probed now and then, not pushed through each round trip. Each throttle doubles the
+// slowdown, up to the most: a host that keeps refusing is probed ever more rarely, so its pauses
+// do not come back every few seconds.
 constexpr double k_probe_slowdown = 8;
+constexpr double k_max_probe_slowdown = 64;
+// Below the level at which the host last throttled, the pace grows back this many per round
+// trip: up to there the host answered cleanly before.
+constexpr double k_recovery_speed = 4;
 constexpr double k_latency_cut = 0.75;
 // A latency rise: the smoothed latency above this many times the lowest seen, plus the slack
 // (so that hosts answering in a millisecond are not cut for answering in three).
@@ -71,16 +77,16 @@ PaceTicket HostPace::on_start(int in_flight, double now) {
   if (in_flight + 1 >= allowed()) {
     m_filled_sequence = m_next_sequence;
   }
-  return {m_next_sequence++, now};
+  return {m_next_sequence++, now, in_flight + 1};
 }
 
-void HostPace::cut(double factor, const PaceTicket& ticket) {
+void HostPace::cut(double factor, const PaceTicket& ticket, double from) {
   m_doubling = false;
   // One cut per round trip: the answers to transfers started before it carry no new news.
   if (ticket.sequence < m_cut_sequence) {
     return;
   }
-  m_pace = std::max(static_cast<double>(m_bounds.floor), m_pace * factor);
+  m_pace = std::max(static_cast<double>(m_bounds.floor), from * factor);
   m_cut_sequence = m_next_sequence;
 }
 
@@ -101,14 +107,22 @@ void HostPace::on_answer(const PaceTicket& ticket, Load load, double now,
         m_paused_until = now + pause;
       }
       if (ticket.sequence >= m_cut_sequence) {
-        m_throttled_at = m_pace;
+        // The first refusal of a round trip tells the level: what the host had in hand when the
+        // refused transfer started. The pace may be past it (while doubling, say).
+        const double level = std::min(m_pace, static_cast<double>(ticket.window));
+        m_probe_slowdown = m_probe_slowdown > 0
+                               ? std::min(k_max_probe_slowdown, m_probe_slowdown * 2)
+                               : k_probe_slowdown;
+        m_throttled_at = level;
+        // Cut from what the host had in hand, as TCP cuts from the data in flight, though to no
+        // less than half the pace: a refusal with few in hand may come from a rate limit.
+        cut(k_throttle_cut, ticket, std::max(level, m_pace * k_load_cut / k_throttle_cut));
       }
-      cut(k_throttle_cut, ticket);
       return;
     }
     case Load::overloaded:
       ++m_overloaded;
-      cut(k_load_cut, ticket);
+      cut(k_load_cut, ticket, m_pace);
       return;
     case Load::neutral:
       return;
@@ -119,8 +133,11 @@ void HostPace::on_answer(const PaceTicket& ticket, Load load, double now,
   m_smoothed_latency = m_smoothed_latency < 0 ? latency
                                               : m_smoothed_latency * (1 - k_latency_weight) +
                                                     latency * k_latency_weight;
+  if (ticket.sequence < m_cut_sequence) {
+    return; // started before the last cut: its answer says nothing of the pace since
+  }
   if (m_smoothed_latency > m_base_latency * k_latency_rise + k_latency_slack_seconds) {
-    cut(k_latency_cut, ticket);
+    cut(k_latency_cut, ticket, m_pace);
     // Judged afresh from here: the rise has been answered.
     m_smoothed_latency = m_base_latency;
     return;
@@ -129,10 +146,13 @@ void HostPace::on_answer(const PaceTicket& ticket, Load load, double now,
     return; // the host was not asked for all it may take: its answer says nothing of more
   }
   // Doubling adds one per answer (a whole window per round trip); after it, 1/pace per answer
-  // adds one per round trip.
+  // adds one per round trip; back below the last throttle level, a few per round trip.
+  const double below_throttle = m_throttled_at - 1;
   double step = m_doubling ? 1.0 : 1.0 / std::max(1.0, m_pace);
-  if (m_throttled_at > 0 && m_pace + 1 > m_throttled_at) {
-    step /= k_probe_slowdown;
+  if (m_throttled_at > 0 && m_pace >= below_throttle) {
+    step /= m_probe_slowdown;
+  } else if (m_throttled_at > 0) {
+    step = std::min(below_throttle - m_pace, std::max(step, k_recovery_speed / m_pace));
   }
   m_pace += step;
   m_pace = std::min(m_pace, static_cast<double>(std::max(m_bounds.floor, m_bounds.ceiling)));

@@ -241,7 +241,16 @@ struct TransferPool::Impl {
     if (end.result) {
       retry_after = end.result->retry_after_seconds;
     }
-    pacer.host(transfer->host).on_answer(transfer->ticket, load, now, retry_after);
+    HostPace& pace = pacer.host(transfer->host);
+    const double pace_before = pace.pace();
+    pace.on_answer(transfer->ticket, load, now, retry_after);
+    if (pace.pace() < pace_before) {
+      spdlog::debug("{}: pace cut from {:.1f} to {:.1f} ({})", transfer->host, pace_before,
+                    pace.pace(),
+                    load == Load::throttled    ? "throttled"
+                    : load == Load::overloaded ? "overloaded"
+                                               : "slower answers");
+    }
     if (end.result && load == Load::throttled && ask_again(*transfer, *end.result)) {
       ++transfer->throttled;
       transfer->retry_url = transfer->hop->url;

@@ -33,6 +33,7 @@ struct PaceBounds {
 struct PaceTicket {
   std::uint64_t sequence = 0;
   double started_at = 0; // seconds on the caller's clock
+  int window = 1;        // the host's transfers in flight once it started, itself included
 };
 
 // The figures of one host for one crawl.
@@ -49,10 +50,12 @@ struct HostFigures {
 
 // How many transfers one host may have in flight, found from its answers as TCP finds a
 // window: from a start it doubles each round trip of clean answers until the first sign of load,
-// then grows by one per round trip (additive increase), slower near the pace at which the host
-// last throttled; a timeout halves it, a 429 or 503 cuts it to 0.7, a sharp rise in latency to
-// 0.75, at most once per round trip (multiplicative decrease); a Retry-After pauses the host for
-// its time. Times are seconds on the caller's monotonic clock. Not thread-safe.
+// then grows by one per round trip (additive increase); a timeout halves it, a 429 or 503 cuts it
+// to 0.7 of what the host had in flight when it refused, a sharp rise in latency to 0.75, at
+// most once per round trip (multiplicative decrease); a Retry-After pauses the host for its time.
+// After a 429 or 503 it grows back quickly to just under the level the host refused at, and past
+// it ever more slowly each time the host refuses again. Times are seconds on the caller's
+// monotonic clock. Not thread-safe.
 class HostPace {
 public:
   // `learned`: a pace remembered from earlier crawls, which starts without the doubling.
@@ -76,7 +79,8 @@ public:
   HostFigures figures(std::string host) const;
 
 private:
-  void cut(double factor, const PaceTicket& ticket);
+  // Cut the pace to `from` x `factor`, once per round trip.
+  void cut(double factor, const PaceTicket& ticket, double from);
 
   PaceBounds m_bounds;
   double m_pace;
@@ -87,8 +91,9 @@ private:
   // flight while the host had all it may take, so its clean answer is news that it can take more.
   std::optional<std::uint64_t> m_filled_sequence;
   double m_paused_until = 0;
-  double m_throttled_at = 0; // the pace when the host last throttled; 0 when it never did
-  double m_next_start = 0;   // the rate limit's next free start
+  double m_throttled_at = 0;   // the window of the transfer it last refused; 0: never
+  double m_probe_slowdown = 0; // how much slower the pace grows past m_throttled_at
+  double m_next_start = 0;     // the rate limit's next free start
   double m_base_latency = -1;
   double m_smoothed_latency = -1;
   int m_peak = 0;

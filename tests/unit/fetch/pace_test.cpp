@@ -60,34 +60,76 @@ TEST(HostPace, AThrottledRoundTripCutsThePaceOnceAndPausesForRetryAfter) {
   for (int in_flight = 0; in_flight < 16; ++in_flight) {
     tickets.push_back(pace.on_start(in_flight, 0));
   }
-  for (const PaceTicket& ticket : tickets) {
-    pace.on_answer(ticket, Load::throttled, 0.1, 5);
+  // The last started is answered first: it was refused with all sixteen in flight.
+  for (auto ticket = tickets.rbegin(); ticket != tickets.rend(); ++ticket) {
+    pace.on_answer(*ticket, Load::throttled, 0.1, 5);
   }
   EXPECT_EQ(pace.allowed(), 11); // 16 x 0.7: one cut for the whole round trip, not sixteen
   EXPECT_DOUBLE_EQ(pace.paused_until(), 5.1);
   EXPECT_FALSE(pace.may_start(0, 5.0));
   EXPECT_TRUE(pace.may_start(0, 5.1));
   EXPECT_EQ(pace.figures("h").throttled, 16);
-  // A throttled answer to a transfer started after the cut cuts again.
+  // A throttled answer to a transfer started after the cut cuts again: by half, since the host
+  // refused with one in hand.
   pace.on_answer(pace.on_start(0, 6), Load::throttled, 6.1, std::nullopt);
-  EXPECT_EQ(pace.allowed(), 7);
+  EXPECT_EQ(pace.allowed(), 5);
   EXPECT_DOUBLE_EQ(pace.paused_until(), 7.1); // the short default pause
 }
 
-TEST(HostPace, ProbesPastThePaceAtWhichTheHostThrottledSlowly) {
-  HostPace pace({1, 64, 0}, 20, true);
-  std::vector<PaceTicket> tickets;
-  for (int in_flight = 0; in_flight < 20; ++in_flight) {
-    tickets.push_back(pace.on_start(in_flight, 0));
+// Starts `count` transfers at `now`; the last of them, started with all of them in flight, is
+// refused.
+void refuse_the_last_of(HostPace& pace, int count, double now) {
+  PaceTicket last;
+  for (int in_flight = 0; in_flight < count; ++in_flight) {
+    last = pace.on_start(in_flight, now);
   }
-  pace.on_answer(tickets[0], Load::throttled, 0.1, 0);
+  pace.on_answer(last, Load::throttled, now + 0.1, 0);
+}
+
+TEST(HostPace, GrowsBackQuicklyToJustUnderTheLevelTheHostRefusedAt) {
+  HostPace pace({1, 64, 0}, 20, true);
+  refuse_the_last_of(pace, 20, 0);
   EXPECT_EQ(pace.allowed(), 14);
-  // Back to below 20 at one per round trip, then an eighth of that.
-  double now = run_rounds(pace, 5, Load::clean, 1);
-  EXPECT_NEAR(pace.pace(), 19, 0.5);
-  run_rounds(pace, 8, Load::clean, now);
-  EXPECT_LT(pace.pace(), 21);
-  EXPECT_GT(pace.pace(), 19.5);
+  // About four per round trip up to 19, where the host answered cleanly before.
+  double now = run_rounds(pace, 1, Load::clean, 1);
+  EXPECT_GT(pace.pace(), 17.5);
+  EXPECT_LT(pace.pace(), 18.5);
+  now = run_rounds(pace, 1, Load::clean, now);
+  EXPECT_NEAR(pace.pace(), 19, 0.1);
+  // Past it, an eighth of one per round trip.
+  run_rounds(pace, 4, Load::clean, now);
+  EXPECT_GT(pace.pace(), 19.4);
+  EXPECT_LT(pace.pace(), 19.6);
+}
+
+TEST(HostPace, TakesTheLevelFromWhatTheHostHadInHandNotFromAPaceThatOvershot) {
+  HostPace pace({1, 64, 0}, 30, false);
+  refuse_the_last_of(pace, 25, 0);
+  EXPECT_EQ(pace.allowed(), 17); // 25 x 0.7, not 30 x 0.7
+  run_rounds(pace, 3, Load::clean, 1);
+  EXPECT_NEAR(pace.pace(), 24, 0.3); // back to just under 25, not to 29
+}
+
+// Regression: a host with a fixed limit was probed past it every second or so, and each probe
+// cost a Retry-After pause; the crawl of a big host took twice the time the host allows.
+TEST(HostPace, ProbesMoreRarelyEachTimeTheHostRefusesAgain) {
+  HostPace pace({1, 64, 0}, 20, true);
+  refuse_the_last_of(pace, 20, 0);
+  double now = run_rounds(pace, 2, Load::clean, 1);
+  ASSERT_NEAR(pace.pace(), 19, 0.1);
+  now = run_rounds(pace, 8, Load::clean, now);
+  EXPECT_NEAR(pace.pace(), 20, 0.1); // one per eight round trips
+  refuse_the_last_of(pace, 20, now);
+  now = run_rounds(pace, 2, Load::clean, now + 1);
+  ASSERT_NEAR(pace.pace(), 19, 0.1);
+  now = run_rounds(pace, 8, Load::clean, now);
+  EXPECT_NEAR(pace.pace(), 19.5, 0.1); // one per sixteen
+  // A refusal at a lower level: the pace is cut to half and grows back to 11, and past it at a
+  // quarter of the first speed.
+  refuse_the_last_of(pace, 12, now);
+  now = run_rounds(pace, 8, Load::clean, now + 1);
+  EXPECT_GT(pace.pace(), 11);
+  EXPECT_LT(pace.pace(), 11.3);
 }
 
 TEST(HostPace, TimeoutsCutThePaceWithoutPausingTheHost) {
