@@ -1,5 +1,6 @@
 #include "podcrawl/cli/app.hpp"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -135,13 +136,18 @@ std::string read_input(const std::string& source) {
                                   ? std::filesystem::file_size(source, error)
                                   : 0;
   if (!error && size > 0) {
-    std::string content(static_cast<std::size_t>(size), '\0');
-    if (in.read(content.data(), static_cast<std::streamsize>(size)) &&
-        in.peek() == std::ifstream::traits_type::eof()) {
+    // Reserved, then filled through a small buffer: a string of `size` zeros would write every
+    // byte twice.
+    std::string content;
+    content.reserve(static_cast<std::size_t>(size));
+    std::array<char, 64 * 1024> buffer{};
+    while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
+      content.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    if (!in.bad()) {
       return content;
     }
-    in.clear();
-    in.seekg(0);
+    throw core::UsageError("cannot read " + source);
   }
   std::ostringstream content;
   content << in.rdbuf();

@@ -38,7 +38,7 @@ void add_parse_command(CLI::App& app, Context& context) {
     } else {
       bytes = read_input(options->source);
     }
-    auto parsed = feed::parse_feed(bytes, parse_options);
+    auto parsed = feed::parse_feed(std::move(bytes), parse_options);
     if (parsed.outcome != feed::ParseOutcome::ok) {
       throw core::UsageError(options->source + ": " + parsed.error);
     }
@@ -46,7 +46,8 @@ void add_parse_command(CLI::App& app, Context& context) {
     if (net::is_http_url(options->source)) {
       show.feed_url = options->source;
     }
-    std::cout << feed::to_json_text(show) << '\n';
+    feed::write_json_text(show, std::cout);
+    std::cout << '\n';
   });
 }
 

@@ -295,13 +295,19 @@ std::optional<Decoder> decoder_for(std::string_view label) {
   return std::nullopt;
 }
 
-std::string decode_document(std::string_view bytes, std::string_view content_type) {
-  bytes = bytes.substr(0, k_max_document_bytes);
+std::string decode_document(std::string document, std::string_view content_type) {
+  if (document.size() > k_max_document_bytes) {
+    document.resize(k_max_document_bytes);
+  }
+  // Well-formed UTF-8 is handed back in the caller's own buffer: most feeds are UTF-8, and a
+  // copy of a large one costs as much as a good part of its parse.
+  const std::string_view bytes = document;
   for (const ByteOrderMark& mark : k_byte_order_marks) {
     if (bytes.starts_with(mark.bytes)) {
       std::string_view body = bytes.substr(mark.bytes.size());
       if (mark.charset == "UTF-8" && is_valid_utf8(body)) {
-        return std::string(body);
+        document.erase(0, mark.bytes.size());
+        return document;
       }
       return convert_to_utf8(body, mark.charset).value_or(std::string());
     }
@@ -314,7 +320,11 @@ std::string decode_document(std::string_view bytes, std::string_view content_typ
     return convert_to_utf8(bytes, "UTF-16BE").value_or(std::string());
   }
   const std::optional<Decoder> declared = declared_decoder(bytes, content_type);
-  if (declared) {
+  if (declared && declared->kind == DecoderKind::utf8) {
+    if (is_valid_utf8(bytes)) {
+      return document;
+    }
+  } else if (declared) {
     if (auto decoded = decode(bytes, *declared, true)) {
       return std::move(*decoded);
     }
@@ -322,7 +332,7 @@ std::string decode_document(std::string_view bytes, std::string_view content_typ
   // Nothing declared, or the bytes are not what was declared: well-formed UTF-8 is UTF-8;
   // else ICU's detector guesses.
   if (is_valid_utf8(bytes)) {
-    return std::string(bytes);
+    return document;
   }
   const std::optional<Decoder> detected = decoder_for(detect_charset(bytes));
   if (detected && detected->kind != DecoderKind::utf8) {

@@ -56,7 +56,8 @@ std::optional<Decoder> decoder_for(std::string_view label);
 // document starts with "<?xm" in EBCDIC), the Content-Type charset, UTF-8 when the bytes are
 // well-formed UTF-8, ICU's charset detection. A declared encoding the bytes are malformed in
 // gives way to the last two; when none fits, the first known one is used with U+FFFD for
-// what is malformed. Input longer than k_max_document_bytes is cut.
-std::string decode_document(std::string_view bytes, std::string_view content_type);
+// what is malformed. Input longer than k_max_document_bytes is cut. Well-formed UTF-8 comes back
+// in the buffer it came in.
+std::string decode_document(std::string document, std::string_view content_type);
 
 } // namespace podcrawl::feed

@@ -1,6 +1,7 @@
 #include "podcrawl/feed/json.hpp"
 
 #include <cstdint>
+#include <ostream>
 #include <string_view>
 #include <type_traits>
 
@@ -350,6 +351,15 @@ nlohmann::json episode_json(const Episode& episode) {
 class TextWriter {
 public:
   explicit TextWriter(std::size_t capacity) { m_out.reserve(capacity); }
+  // Writes to `sink` whenever a value ends past k_flush_bytes, and on flush().
+  explicit TextWriter(std::ostream& sink) : m_sink(&sink) { m_out.reserve(2 * k_flush_bytes); }
+
+  void flush() {
+    if (m_sink != nullptr) {
+      m_sink->write(m_out.data(), static_cast<std::streamsize>(m_out.size()));
+      m_out.clear();
+    }
+  }
 
   // False when a string was not valid UTF-8, which dump() refuses with an exception.
   bool valid() const { return m_valid; }
@@ -377,6 +387,9 @@ public:
   }
   // Starts an array element (or, through key(), an object member) on its own line.
   void element() {
+    if (m_out.size() >= k_flush_bytes) {
+      flush();
+    }
     m_out.append(m_first ? "\n" : ",\n");
     m_first = false;
     indent();
@@ -438,6 +451,8 @@ public:
   }
 
 private:
+  static constexpr std::size_t k_flush_bytes = 64 * 1024;
+
   void indent() { m_out.append(2 * m_depth, ' '); }
 
   void escape(char c) {
@@ -499,6 +514,7 @@ private:
     return invalid ? 0 : length;
   }
 
+  std::ostream* m_sink = nullptr;
   std::string m_out;
   std::size_t m_depth = 0;
   bool m_first = true;
@@ -554,14 +570,7 @@ void write_episode(TextWriter& out, const Episode& episode) {
   out.close('}');
 }
 
-} // namespace
-
-std::string to_json_text(const Show& show) {
-  std::size_t capacity = 1024;
-  for (const Episode& episode : show.episodes) {
-    capacity += 1024 + episode.description.size();
-  }
-  TextWriter out(capacity);
+void write_show(TextWriter& out, const Show& show) {
   out.open('{');
   out.key("author");
   out.text(show.author);
@@ -604,8 +613,28 @@ std::string to_json_text(const Show& show) {
   out.key("title");
   out.text(show.title);
   out.close('}');
+}
+
+} // namespace
+
+std::string to_json_text(const Show& show) {
+  std::size_t capacity = 1024;
+  for (const Episode& episode : show.episodes) {
+    capacity += 1024 + episode.description.size();
+  }
+  TextWriter out(capacity);
+  write_show(out, show);
   // dump() throws on invalid UTF-8; let it, so that both report the same failure.
   return out.valid() ? out.take() : to_json(show).dump(2);
+}
+
+void write_json_text(const Show& show, std::ostream& sink) {
+  TextWriter out(sink);
+  write_show(out, show);
+  if (!out.valid()) {
+    to_json(show).dump(2); // throws, as to_json_text does
+  }
+  out.flush();
 }
 
 nlohmann::json to_json(const Show& show) {

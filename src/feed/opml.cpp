@@ -47,7 +47,7 @@ std::string escape_xml(std::string_view text) {
 } // namespace
 
 std::vector<OpmlEntry> parse_opml(std::string_view bytes) {
-  std::string markup = repair_markup(decode_document(bytes, ""));
+  std::string markup = repair_markup(decode_document(std::string(bytes), ""));
   XmlDocument document = read_xml(markup);
   const xmlNode* root = document ? xmlDocGetRootElement(document.get()) : nullptr;
   if (root == nullptr || !iequals(local_name(root), "opml")) {

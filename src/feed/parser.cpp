@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <optional>
 #include <unordered_set>
 #include <utility>
@@ -330,10 +331,11 @@ std::string language_attribute(const xmlNode* node) {
 
 // What one container (the channel, or the root) yields while the document is read.
 struct ContainerRead {
-  Draft draft;                   // from its own elements
-  std::vector<Episode> episodes; // from its items or entries, in document order, at most
-                                 // k_max_episodes, duplicates included
-  std::string language;          // its xml:lang, inherited
+  Draft draft; // from its own elements
+  // From its items or entries, in document order, at most k_max_episodes, duplicates included.
+  // A deque: a long feed's episodes are not moved each time their storage grows.
+  std::deque<Episode> episodes;
+  std::string language; // its xml:lang, inherited
 };
 
 // Reads a feed as a stream: each child of the root, and each child of the first channel, is
@@ -392,17 +394,31 @@ public:
     if (!trim(m_options.feed_url).empty()) {
       show.feed_url = clean_line(m_options.feed_url);
     }
+    // The channel's episodes, then the root's, the first k_max_episodes of them, each key's
+    // first kept.
     std::unordered_set<std::string> seen;
-    std::size_t read = 0;
-    show.episodes.reserve(
-        std::min(m_channel.episodes.size() + m_root.episodes.size(), k_max_episodes));
+    seen.reserve(m_channel.episodes.size() + m_root.episodes.size());
+    std::vector<bool> kept;
+    kept.reserve(m_channel.episodes.size() + m_root.episodes.size());
+    std::size_t count = 0;
     for (ContainerRead* container : {&m_channel, &m_root}) {
-      for (Episode& episode : container->episodes) {
-        if (read++ == k_max_episodes) {
-          return show;
+      for (const Episode& episode : container->episodes) {
+        if (kept.size() == k_max_episodes) {
+          break;
         }
         std::string key = episode_key(episode);
-        if (key.empty() || seen.insert(key).second) {
+        kept.push_back(key.empty() || seen.insert(std::move(key)).second);
+        count += kept.back() ? 1 : 0;
+      }
+    }
+    show.episodes.reserve(count);
+    std::size_t at = 0;
+    for (ContainerRead* container : {&m_channel, &m_root}) {
+      for (Episode& episode : container->episodes) {
+        if (at == kept.size()) {
+          return show;
+        }
+        if (kept[at++]) {
           show.episodes.push_back(std::move(episode));
         }
       }
@@ -470,15 +486,16 @@ std::optional<ParseResult> read_document(const XmlStream& stream, const ParseOpt
 } // namespace
 
 ParseResult parse_feed(std::string_view bytes, const ParseOptions& options) {
+  return parse_feed(std::string(bytes.substr(0, k_max_document_bytes)), options);
+}
+
+ParseResult parse_feed(std::string&& bytes, const ParseOptions& options) {
   ParseResult result;
   if (trim(bytes).empty()) {
     result.error = "the document is empty";
     return result;
   }
-  if (bytes.size() > k_max_document_bytes) {
-    bytes = bytes.substr(0, k_max_document_bytes);
-  }
-  std::string markup = repair_markup(decode_document(bytes, options.content_type));
+  std::string markup = repair_markup(decode_document(std::move(bytes), options.content_type));
   if (std::optional<ParseResult> streamed = read_document(XmlStream::stream(markup), options)) {
     return std::move(*streamed);
   }

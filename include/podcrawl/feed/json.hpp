@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <iosfwd>
 #include <string>
 
 #include "podcrawl/feed/model.hpp"
@@ -26,5 +27,9 @@ nlohmann::json to_json(const Show& show);
 // The same document as to_json(show).dump(2), byte for byte, written without building the
 // JSON tree first (a long feed's tree costs more than its parse).
 std::string to_json_text(const Show& show);
+// The same document written to `out` as it is made, a piece at a time: a long feed's JSON is
+// never held whole. Text that is not UTF-8 throws as to_json(show).dump(2) does, after what
+// came before it was written.
+void write_json_text(const Show& show, std::ostream& out);
 
 } // namespace podcrawl::feed

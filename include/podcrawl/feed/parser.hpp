@@ -24,5 +24,8 @@ struct ParseResult {
 // Show. Never loads external entities or DTDs and never touches the network or files. Bad
 // bytes are data: the result carries the outcome and a message, nothing is thrown.
 ParseResult parse_feed(std::string_view bytes, const ParseOptions& options);
+// The same, reading the caller's buffer in place (no copy of a well-formed UTF-8 document); it
+// is left in an unspecified state.
+ParseResult parse_feed(std::string&& bytes, const ParseOptions& options);
 
 } // namespace podcrawl::feed

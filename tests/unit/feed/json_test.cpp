@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -203,6 +204,24 @@ TEST(ToJsonText, WritesWhatDumpWritesForAnEmptyShow) {
   EXPECT_EQ(to_json_text(show), to_json(show).dump(2));
   show.episodes.push_back(Episode{});
   EXPECT_EQ(to_json_text(show), to_json(show).dump(2));
+}
+
+TEST(WriteJsonText, WritesWhatToJsonTextReturnsInPieces) {
+  Show show = full_show(k_texts[5]);
+  // Enough episodes that the writer hands its text over many times along the way.
+  const Episode episode = show.episodes.front();
+  show.episodes.assign(400, episode);
+  std::ostringstream out;
+  write_json_text(show, out);
+  EXPECT_GT(out.str().size(), 512U * 1024);
+  EXPECT_EQ(out.str(), to_json_text(show));
+}
+
+TEST(WriteJsonText, RefusesInvalidUtf8LikeDump) {
+  Show show;
+  show.title = "bad \xff";
+  std::ostringstream out;
+  EXPECT_THROW(write_json_text(show, out), nlohmann::json::type_error);
 }
 
 TEST(ToJsonText, RefusesInvalidUtf8LikeDump) {
