@@ -29,6 +29,7 @@ podcrawl_require_pkg(PQXX libpqxx libpqxx-dev)
 podcrawl_require_pkg(ICU "icu-uc;icu-i18n;icu-io" libicu-dev)
 podcrawl_require_pkg(HTTPLIB cpp-httplib libcpp-httplib-dev)
 podcrawl_require_pkg(MHD libmicrohttpd libmicrohttpd-dev)
+podcrawl_require_pkg(VIPS vips libvips-dev)
 # CLD2 ships no pkg-config file or CMake package: its header and library are found directly.
 find_path(CLD2_INCLUDE_DIR cld2/public/compact_lang_det.h)
 find_library(CLD2_LIBRARY cld2)
