@@ -7,11 +7,15 @@
 
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/crawl/artwork.hpp"
 #include "podcrawl/crawl/crawler.hpp"
 
 namespace podcrawl::cli {
 
 namespace {
+
+// Images fetched at once: each new one waits on the helper, so more would only queue there.
+constexpr int k_art_concurrency = 16;
 
 // A progress line on stderr, at most once a second, overwritten in place on a terminal.
 class ProgressLine {
@@ -63,6 +67,7 @@ void add_crawl_command(CLI::App& app, Context& context) {
     std::optional<int> concurrency;
     std::optional<std::int64_t> deadline;
     bool all = false;
+    bool no_art = false;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
@@ -76,6 +81,8 @@ void add_crawl_command(CLI::App& app, Context& context) {
                    "start no new fetch after this many seconds (for cron)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--all", options->all, "fetch every listed feed, due or not");
+  command->add_flag("--no-art", options->no_art,
+                    "leave cover art for the next crawl (it is fetched after the feeds when due)");
   command->callback([options, &context] {
     context.open_database(); // migrations, and a clear error when the database is unreachable
     crawl::CrawlOptions crawl_options;
@@ -98,6 +105,20 @@ void add_crawl_command(CLI::App& app, Context& context) {
                                                                   started)
                      .count()
               << " s\n";
+    if (!context.config.art.enabled || options->no_art) {
+      return;
+    }
+    crawl::ArtOptions art_options;
+    art_options.concurrency = std::min(crawl_options.concurrency, k_art_concurrency);
+    if (options->deadline) {
+      art_options.deadline = started + std::chrono::seconds(*options->deadline);
+    }
+    const auto art = crawl::refresh_artwork(context.database_url(), context.config, art_options);
+    if (art.claimed > 0) {
+      std::cout << "cover art: " << art.claimed << " asked, " << art.made << " made, " << art.reused
+                << " the same as another's, " << art.not_modified << " not modified, "
+                << art.refused << " refused, " << art.failed << " failed\n";
+    }
   });
 }
 

@@ -24,6 +24,16 @@ void add_show_command(CLI::App& app, Context& context) {
     json["slug"] = stored->slug;
     json["effective_language"] = stored->show.effective_language;
     json["added_at"] = core::format_iso8601(stored->added_at);
+    if (const auto art = database->load_artwork(stored->show.image)) {
+      nlohmann::json renditions = nlohmann::json::array();
+      for (const store::ArtRendition& rendition : art->renditions) {
+        renditions.push_back(
+            {{"width", rendition.width},
+             {"height", rendition.height},
+             {"path", "art/" + store::art_file_name(art->content_hash, rendition.width)}});
+      }
+      json["artwork"] = std::move(renditions);
+    }
     std::cout << json.dump(2) << '\n';
   });
 }

@@ -50,6 +50,13 @@ constexpr KnownKey k_known_keys[] = {
     {"crawl", "backoff_ceiling_seconds", Kind::positive_integer},
     {"crawl", "failing_score", Kind::positive_integer},
     {"crawl", "max_episodes_per_feed", Kind::positive_integer},
+    {"art", "enabled", Kind::boolean},
+    {"art", "dir", Kind::string},
+    {"art", "refresh_seconds", Kind::positive_integer},
+    {"art", "retry_seconds", Kind::positive_integer},
+    {"art", "max_bytes", Kind::positive_integer},
+    {"art", "max_pixels", Kind::positive_integer},
+    {"art", "helper", Kind::string},
     {"render", "locales", Kind::string_list},
     {"render", "site_url", Kind::string},
     {"serve", "threads", Kind::positive_integer},
@@ -323,6 +330,20 @@ void read_render(const Reader& reader, RenderConfig& render) {
   reader.read("render", "site_url", render.site_url);
 }
 
+void read_art(const Reader& reader, ArtConfig& art) {
+  reader.read("art", "enabled", art.enabled);
+  std::string dir = art.dir.string();
+  reader.read("art", "dir", dir);
+  art.dir = dir;
+  reader.read("art", "refresh_seconds", art.refresh_seconds);
+  reader.read("art", "retry_seconds", art.retry_seconds);
+  reader.read("art", "max_bytes", art.max_bytes);
+  reader.read("art", "max_pixels", art.max_pixels);
+  std::string helper = art.helper.string();
+  reader.read("art", "helper", helper);
+  art.helper = helper;
+}
+
 void read_serve(const Reader& reader, ServeConfig& serve) {
   reader.read("serve", "threads", serve.threads);
   reader.read("serve", "database_connections", serve.database_connections);
@@ -364,6 +385,7 @@ Config load_config(const std::filesystem::path& file) {
   read_crawl(reader, config.crawl);
   read_render(reader, config.render);
   read_serve(reader, config.serve);
+  read_art(reader, config.art);
   return config;
 }
 

@@ -68,12 +68,26 @@ struct ServeConfig {
   std::string changes = "auto";
 };
 
+// Cover art: fetched after each crawl, re-encoded by the podcrawl-art helper, kept as files.
+struct ArtConfig {
+  bool enabled = true;
+  // Where the re-encoded files go; a relative path is taken from the data folder (data_dir()).
+  std::filesystem::path dir = "var/art";
+  std::int64_t refresh_seconds = 30 * 86400; // an image is asked again (conditionally) after this
+  std::int64_t retry_seconds = 86400;        // and after this when it failed or was refused
+  std::int64_t max_bytes = 20 * 1024 * 1024; // largest image file downloaded
+  std::int64_t max_pixels = 40'000'000;      // most pixels an image's header may declare
+  // The podcrawl-art program; empty: the one beside the podcrawl executable.
+  std::filesystem::path helper;
+};
+
 struct Config {
   std::optional<std::string> database_url; // [database] url
   FetchConfig fetch;
   CrawlConfig crawl;
   RenderConfig render;
   ServeConfig serve;
+  ArtConfig art;
   std::filesystem::path source_dir; // where sql/, config/locales and templates/ live
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "podcrawl/feed/model.hpp"
+#include "podcrawl/store/artwork.hpp"
 #include "podcrawl/store/pages.hpp"
 #include "podcrawl/store/records.hpp"
 
@@ -105,6 +106,26 @@ public:
   // Remember the hosts' paces and the figures run `run_id` saw so far, one statement.
   void save_host_paces(std::int64_t run_id, const std::vector<HostPaceRecord>& hosts,
                        std::int64_t now);
+
+  // ---- cover art ----
+  // Add the image URL of every stored show that has no artwork row yet, due at once.
+  void enlist_artwork();
+  // Claim up to `limit` artwork rows that are due at `now`, leased for `lease_seconds` (they are
+  // not due again before then), oldest due first; no two crawlers claim the same row.
+  std::vector<ArtworkRecord> claim_due_artwork(std::size_t limit, std::int64_t now,
+                                               std::int64_t lease_seconds);
+  // The artwork already made of an image file with this content hash, under any URL; nullopt
+  // when none was.
+  std::optional<StoredArtwork> artwork_with_hash(const std::string& content_hash);
+  // Record a fetched image (or a 304: `update.downloaded` false and the hash as it was) with
+  // its renditions, clearing any error; due again at `next_fetch_at`.
+  void record_artwork(std::int64_t id, const ArtworkUpdate& update, std::int64_t now,
+                      std::int64_t next_fetch_at);
+  // Record a failed fetch or a refused image; its renditions stay as they were.
+  void record_artwork_failure(std::int64_t id, const std::string& error, bool downloaded,
+                              std::int64_t now, std::int64_t next_fetch_at);
+  // The artwork of an image URL; nullopt when it has none yet.
+  std::optional<StoredArtwork> load_artwork(const std::string& url);
 
   // ---- reading ----
   // A stored show by feed URL (normalized) or slug, with its current episodes; nullopt if none.

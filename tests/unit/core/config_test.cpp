@@ -47,6 +47,13 @@ TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
   EXPECT_EQ(shipped.crawl.failing_score, defaults.crawl.failing_score);
   EXPECT_EQ(shipped.render.locales, defaults.render.locales);
   EXPECT_TRUE(defaults.render.locales.empty()); // render then uses every catalog
+  EXPECT_EQ(shipped.art.enabled, defaults.art.enabled);
+  EXPECT_EQ(shipped.art.dir, defaults.art.dir);
+  EXPECT_EQ(shipped.art.refresh_seconds, defaults.art.refresh_seconds);
+  EXPECT_EQ(shipped.art.retry_seconds, defaults.art.retry_seconds);
+  EXPECT_EQ(shipped.art.max_bytes, defaults.art.max_bytes);
+  EXPECT_EQ(shipped.art.max_pixels, defaults.art.max_pixels);
+  EXPECT_EQ(shipped.art.helper, defaults.art.helper);
 }
 
 TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
@@ -61,6 +68,7 @@ TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
       "[crawl]\nconcurrency = 2147483647\n",
       "[crawl]\nfailing_score = 1\n",
       "[database]\nurl = \"\"\n",
+      "[art]\nenabled = false\ndir = \"/srv/podcrawl/art\"\nmax_pixels = 1000000\n",
   };
   for (const char* content : accepted) {
     testing::write_file(dir.path() / "accepted.toml", content);

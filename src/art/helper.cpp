@@ -1,0 +1,279 @@
+#include "podcrawl/art/helper.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace podcrawl::art {
+namespace {
+
+// How long one image may take in the helper before it is killed and the image refused.
+constexpr int k_answer_timeout_ms = 30'000;
+
+constexpr std::array<std::pair<Refusal, std::string_view>, 5> k_refusals = {{
+    {Refusal::none, "none"},
+    {Refusal::too_many_bytes, "too_many_bytes"},
+    {Refusal::too_many_pixels, "too_many_pixels"},
+    {Refusal::not_an_image, "not_an_image"},
+    {Refusal::broken, "broken"},
+}};
+constexpr std::array<std::pair<ImageFormat, std::string_view>, 4> k_formats = {{
+    {ImageFormat::jpeg, "jpeg"},
+    {ImageFormat::png, "png"},
+    {ImageFormat::gif, "gif"},
+    {ImageFormat::webp, "webp"},
+}};
+
+template <typename Value, std::size_t N>
+std::string_view name_of(const std::array<std::pair<Value, std::string_view>, N>& names,
+                         Value value) {
+  for (const auto& [known, name] : names) {
+    if (known == value) {
+      return name;
+    }
+  }
+  return {};
+}
+
+template <typename Value, std::size_t N>
+std::optional<Value> value_of(const std::array<std::pair<Value, std::string_view>, N>& names,
+                              std::string_view name) {
+  for (const auto& [known, known_name] : names) {
+    if (known_name == name) {
+      return known;
+    }
+  }
+  return std::nullopt;
+}
+
+// Wait until `fd` can be read, at most `timeout_ms`; false on a timeout or an error.
+bool readable(int fd, int timeout_ms) {
+  pollfd wanted{fd, POLLIN, 0};
+  int ready = 0;
+  do {
+    ready = poll(&wanted, 1, timeout_ms);
+  } while (ready < 0 && errno == EINTR);
+  return ready > 0;
+}
+
+PreparedArt helper_failure(std::string error) {
+  PreparedArt art;
+  art.refusal = Refusal::broken;
+  art.error = std::move(error);
+  return art;
+}
+
+} // namespace
+
+std::string encode_answer(const PreparedArt& art) {
+  nlohmann::json header = {
+      {"refusal", name_of(k_refusals, art.refusal)},
+      {"error", art.error},
+      {"format", art.format ? nlohmann::json(name_of(k_formats, *art.format)) : nullptr},
+      {"width", art.width},
+      {"height", art.height},
+      {"renditions", nlohmann::json::array()},
+  };
+  std::string bodies;
+  for (const Rendition& rendition : art.renditions) {
+    header["renditions"].push_back({{"width", rendition.width},
+                                    {"height", rendition.height},
+                                    {"bytes", rendition.webp.size()}});
+    bodies += rendition.webp;
+  }
+  // dump() escapes control characters, so the header is one line; replace: errors may quote
+  // bytes that are not UTF-8.
+  return header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n' + bodies;
+}
+
+std::optional<PreparedArt> decode_answer(std::string_view frame) {
+  const std::size_t line_end = frame.find('\n');
+  if (line_end == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const nlohmann::json header = nlohmann::json::parse(frame.substr(0, line_end), nullptr, false);
+  if (!header.is_object() || !header.value("refusal", nlohmann::json()).is_string() ||
+      !header.value("renditions", nlohmann::json()).is_array()) {
+    return std::nullopt;
+  }
+  PreparedArt art;
+  const auto refusal = value_of(k_refusals, header["refusal"].get<std::string>());
+  if (!refusal) {
+    return std::nullopt;
+  }
+  art.refusal = *refusal;
+  art.error = header.value("error", "");
+  if (header["format"].is_string()) {
+    art.format = value_of(k_formats, header["format"].get<std::string>());
+  }
+  art.width = header.value("width", 0);
+  art.height = header.value("height", 0);
+  std::string_view bodies = frame.substr(line_end + 1);
+  for (const nlohmann::json& item : header["renditions"]) {
+    if (!item.is_object() || !item.value("bytes", nlohmann::json()).is_number_unsigned()) {
+      return std::nullopt;
+    }
+    const auto size = item["bytes"].get<std::size_t>();
+    if (size > bodies.size()) {
+      return std::nullopt;
+    }
+    art.renditions.push_back(
+        {item.value("width", 0), item.value("height", 0), std::string(bodies.substr(0, size))});
+    bodies.remove_prefix(size);
+  }
+  if (!bodies.empty()) {
+    return std::nullopt;
+  }
+  return art;
+}
+
+std::optional<std::string> read_frame(int fd, std::size_t max_bytes) {
+  const auto read_all = [fd](char* into, std::size_t size) {
+    while (size > 0) {
+      const ssize_t got = read(fd, into, size);
+      if (got < 0 && errno == EINTR) {
+        continue;
+      }
+      if (got <= 0) {
+        return false;
+      }
+      into += got;
+      size -= static_cast<std::size_t>(got);
+    }
+    return true;
+  };
+  std::array<unsigned char, 8> length_bytes{};
+  if (!read_all(reinterpret_cast<char*>(length_bytes.data()), length_bytes.size())) {
+    return std::nullopt;
+  }
+  std::uint64_t length = 0;
+  for (std::size_t i = length_bytes.size(); i-- > 0;) {
+    length = (length << 8) | length_bytes[i];
+  }
+  if (length > max_bytes) {
+    return std::nullopt;
+  }
+  std::string payload(static_cast<std::size_t>(length), '\0');
+  if (!read_all(payload.data(), payload.size())) {
+    return std::nullopt;
+  }
+  return payload;
+}
+
+bool write_frame(int fd, std::string_view payload) {
+  std::string frame(8, '\0');
+  std::uint64_t length = payload.size();
+  for (char& byte : frame) {
+    byte = static_cast<char>(length & 0xff);
+    length >>= 8;
+  }
+  frame += payload;
+  std::string_view left = frame;
+  while (!left.empty()) {
+    // A socket, so that a helper gone away is an error here and not a SIGPIPE for the crawler.
+    ssize_t sent = send(fd, left.data(), left.size(), MSG_NOSIGNAL);
+    if (sent < 0 && errno == ENOTSOCK) {
+      sent = write(fd, left.data(), left.size()); // run by hand, onto a pipe or a file
+    }
+    if (sent < 0 && errno == EINTR) {
+      continue;
+    }
+    if (sent <= 0) {
+      return false;
+    }
+    left.remove_prefix(static_cast<std::size_t>(sent));
+  }
+  return true;
+}
+
+ArtHelper::ArtHelper(std::filesystem::path program, ImageLimits limits)
+    : m_program(std::move(program)), m_limits(limits) {}
+
+ArtHelper::~ArtHelper() {
+  stop();
+}
+
+bool ArtHelper::start() {
+  std::array<int, 2> ends{-1, -1};
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends.data()) != 0) {
+    return false;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, ends[1], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO);
+  const std::string program = m_program.string();
+  const std::string max_bytes = std::to_string(m_limits.max_bytes);
+  const std::string max_pixels = std::to_string(m_limits.max_pixels);
+  std::array<char*, 6> argv = {
+      const_cast<char*>(program.c_str()),    const_cast<char*>("--max-bytes"),
+      const_cast<char*>(max_bytes.c_str()),  const_cast<char*>("--max-pixels"),
+      const_cast<char*>(max_pixels.c_str()), nullptr};
+  pid_t pid = -1;
+  const int status = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(ends[1]);
+  if (status != 0) {
+    close(ends[0]);
+    return false;
+  }
+  m_socket = ends[0];
+  m_pid = pid;
+  return true;
+}
+
+void ArtHelper::stop() {
+  if (m_socket >= 0) {
+    close(m_socket); // the helper reads end of input and exits
+    m_socket = -1;
+  }
+  if (m_pid > 0) {
+    int status = 0;
+    while (waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    m_pid = -1;
+  }
+}
+
+PreparedArt ArtHelper::prepare(std::string_view image) {
+  if (image.size() > m_limits.max_bytes) {
+    PreparedArt art;
+    art.refusal = Refusal::too_many_bytes;
+    art.error = "the image is over " + std::to_string(m_limits.max_bytes) + " bytes";
+    return art;
+  }
+  if (m_socket < 0 && !start()) {
+    return helper_failure("cannot start " + m_program.string());
+  }
+  std::optional<std::string> answer;
+  if (write_frame(m_socket, image) && readable(m_socket, k_answer_timeout_ms)) {
+    answer = read_frame(m_socket, k_max_frame_bytes);
+  }
+  std::optional<PreparedArt> art = answer ? decode_answer(*answer) : std::nullopt;
+  if (!art) {
+    // Dead, stuck or talking nonsense: a new helper for the next image.
+    if (m_pid > 0) {
+      kill(m_pid, SIGKILL);
+    }
+    stop();
+    return helper_failure("the image decoder stopped on this image");
+  }
+  return std::move(*art);
+}
+
+std::filesystem::path default_helper_program() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return (error ? std::filesystem::path() : self.parent_path()) / "podcrawl-art";
+}
+
+} // namespace podcrawl::art

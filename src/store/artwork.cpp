@@ -1,0 +1,146 @@
+#include "podcrawl/store/artwork.hpp"
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "podcrawl/store/database.hpp"
+#include "store_internal.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+// Longest image URL kept; a longer one is not fetched.
+constexpr std::size_t k_max_art_url_bytes = 2048;
+
+std::vector<ArtRendition> renditions_from(const std::string& text) {
+  std::vector<ArtRendition> renditions;
+  const nlohmann::json items = nlohmann::json::parse(text, nullptr, false);
+  if (!items.is_array()) {
+    return renditions;
+  }
+  for (const nlohmann::json& item : items) {
+    if (item.is_object()) {
+      renditions.push_back(
+          {item.value("width", 0), item.value("height", 0), item.value("bytes", std::int64_t{0})});
+    }
+  }
+  return renditions;
+}
+
+std::string renditions_text(const std::vector<ArtRendition>& renditions) {
+  nlohmann::json items = nlohmann::json::array();
+  for (const ArtRendition& rendition : renditions) {
+    items.push_back(
+        {{"width", rendition.width}, {"height", rendition.height}, {"bytes", rendition.bytes}});
+  }
+  return items.dump();
+}
+
+// The first row of `content_hash, width, height, renditions::text`.
+std::optional<StoredArtwork> artwork_from(const pqxx::result& rows) {
+  if (rows.empty()) {
+    return std::nullopt;
+  }
+  StoredArtwork art;
+  art.content_hash = rows[0][0].as<std::string>();
+  art.width = rows[0][1].as<int>();
+  art.height = rows[0][2].as<int>();
+  art.renditions = renditions_from(rows[0][3].as<std::string>());
+  return art;
+}
+
+} // namespace
+
+std::string art_file_name(const std::string& content_hash, int width) {
+  return content_hash + "-" + std::to_string(width) + ".webp";
+}
+
+void Database::enlist_artwork() {
+  guarded(m_impl->redacted_url, "list cover art", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "INSERT INTO artwork (url)"
+        " SELECT DISTINCT s.image FROM shows s"
+        " WHERE s.image <> '' AND octet_length(s.image) <= $1"
+        "  AND NOT EXISTS (SELECT 1 FROM artwork a WHERE a.url = s.image)"
+        " ORDER BY 1 ON CONFLICT (url) DO NOTHING",
+        static_cast<std::int64_t>(k_max_art_url_bytes));
+    txn.commit();
+  });
+}
+
+std::vector<ArtworkRecord> Database::claim_due_artwork(std::size_t limit, std::int64_t now,
+                                                       std::int64_t lease_seconds) {
+  return guarded(m_impl->redacted_url, "claim cover art", [&] {
+    pqxx::work txn(m_impl->connection);
+    const pqxx::result rows = txn.exec_params(
+        "UPDATE artwork SET next_fetch_at = to_timestamp($2::bigint + $3::bigint)"
+        " WHERE id IN (SELECT id FROM artwork WHERE next_fetch_at <= to_timestamp($2::bigint)"
+        "  ORDER BY next_fetch_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)"
+        " RETURNING id, url, etag, last_modified, content_hash",
+        static_cast<std::int64_t>(limit), now, lease_seconds);
+    txn.commit();
+    std::vector<ArtworkRecord> records;
+    records.reserve(rows.size());
+    for (const pqxx::row& row : rows) {
+      records.push_back({row[0].as<std::int64_t>(), row[1].as<std::string>(),
+                         row[2].as<std::string>(), row[3].as<std::string>(),
+                         row[4].as<std::string>()});
+    }
+    return records;
+  });
+}
+
+std::optional<StoredArtwork> Database::artwork_with_hash(const std::string& content_hash) {
+  return guarded(m_impl->redacted_url, "read cover art", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    return artwork_from(txn.exec_params(
+        "SELECT content_hash, width, height, renditions::text FROM artwork"
+        " WHERE content_hash = $1 AND content_hash <> '' AND renditions <> '[]' LIMIT 1",
+        content_hash));
+  });
+}
+
+void Database::record_artwork(std::int64_t id, const ArtworkUpdate& update, std::int64_t now,
+                              std::int64_t next_fetch_at) {
+  guarded(m_impl->redacted_url, "record cover art", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE artwork SET etag = $2, last_modified = $3, content_hash = $4, width = $5,"
+        " height = $6, renditions = $7::jsonb, error = '',"
+        " downloads = downloads + $8::int, fetched_at = to_timestamp($9::bigint),"
+        " next_fetch_at = to_timestamp($10::bigint) WHERE id = $1",
+        id, bounded_text(update.etag, k_max_error_bytes),
+        bounded_text(update.last_modified, k_max_error_bytes), update.content_hash, update.width,
+        update.height, renditions_text(update.renditions), update.downloaded ? 1 : 0, now,
+        next_fetch_at);
+    txn.commit();
+  });
+}
+
+void Database::record_artwork_failure(std::int64_t id, const std::string& error, bool downloaded,
+                                      std::int64_t now, std::int64_t next_fetch_at) {
+  guarded(m_impl->redacted_url, "record cover art", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE artwork SET error = $2, downloads = downloads + $3::int,"
+        " fetched_at = to_timestamp($4::bigint),"
+        " next_fetch_at = to_timestamp($5::bigint) WHERE id = $1",
+        id, bounded_text(error, k_max_error_bytes), downloaded ? 1 : 0, now, next_fetch_at);
+    txn.commit();
+  });
+}
+
+std::optional<StoredArtwork> Database::load_artwork(const std::string& url) {
+  return guarded(m_impl->redacted_url, "read cover art", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    return artwork_from(
+        txn.exec_params("SELECT content_hash, width, height, renditions::text FROM artwork"
+                        " WHERE url = $1 AND renditions <> '[]'",
+                        url));
+  });
+}
+
+} // namespace podcrawl::store
