@@ -24,7 +24,7 @@ void add_show_command(CLI::App& app, Context& context) {
     json["slug"] = stored->slug;
     json["effective_language"] = stored->show.effective_language;
     json["added_at"] = core::format_iso8601(stored->added_at);
-    if (const auto art = database->load_artwork(stored->show.image)) {
+    if (const auto& art = stored->artwork) {
       nlohmann::json renditions = nlohmann::json::array();
       for (const store::ArtRendition& rendition : art->renditions) {
         renditions.push_back(

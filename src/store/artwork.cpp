@@ -1,11 +1,13 @@
 #include "podcrawl/store/artwork.hpp"
 
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/store/database.hpp"
+#include "rows_internal.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
@@ -52,6 +54,25 @@ std::optional<StoredArtwork> artwork_from(const pqxx::result& rows) {
 }
 
 } // namespace
+
+std::optional<StoredArtwork> artwork_from_text(const pqxx::field& field) {
+  if (field.is_null()) {
+    return std::nullopt;
+  }
+  const std::string text = field.as<std::string>();
+  std::istringstream in(text);
+  StoredArtwork art;
+  if (!(in >> art.content_hash >> art.width >> art.height)) {
+    return std::nullopt;
+  }
+  std::string renditions;
+  std::getline(in, renditions);
+  art.renditions = renditions_from(renditions);
+  if (art.renditions.empty()) {
+    return std::nullopt;
+  }
+  return art;
+}
 
 std::string art_file_name(const std::string& content_hash, int width) {
   return content_hash + "-" + std::to_string(width) + ".webp";
@@ -107,6 +128,16 @@ void Database::record_artwork(std::int64_t id, const ArtworkUpdate& update, std:
                               std::int64_t next_fetch_at) {
   guarded(m_impl->redacted_url, "record cover art", [&] {
     pqxx::work txn(m_impl->connection);
+    if (update.downloaded) {
+      // New bytes may be new pictures: the pages of the shows that use the image change.
+      for (const pqxx::row& row :
+           txn.exec_params("SELECT s.slug FROM shows s JOIN artwork a ON a.url = s.image"
+                           " WHERE a.id = $1 AND s.slug IS NOT NULL AND a.content_hash <> $2"
+                           " ORDER BY s.slug",
+                           id, update.content_hash)) {
+        notify_show_changed(txn, row[0].as<std::string>());
+      }
+    }
     txn.exec_params(
         "UPDATE artwork SET etag = $2, last_modified = $3, content_hash = $4, width = $5,"
         " height = $6, renditions = $7::jsonb, error = '',"
@@ -130,16 +161,6 @@ void Database::record_artwork_failure(std::int64_t id, const std::string& error,
         " next_fetch_at = to_timestamp($5::bigint) WHERE id = $1",
         id, bounded_text(error, k_max_error_bytes), downloaded ? 1 : 0, now, next_fetch_at);
     txn.commit();
-  });
-}
-
-std::optional<StoredArtwork> Database::load_artwork(const std::string& url) {
-  return guarded(m_impl->redacted_url, "read cover art", [&] {
-    pqxx::nontransaction txn(m_impl->connection);
-    return artwork_from(
-        txn.exec_params("SELECT content_hash, width, height, renditions::text FROM artwork"
-                        " WHERE url = $1 AND renditions <> '[]'",
-                        url));
   });
 }
 

@@ -29,11 +29,13 @@ constexpr const char* k_show_list_order = "left(s.title, 200) COLLATE \"und-x-ic
 // A list entry's columns, over `shows s`.
 constexpr const char* k_summary_columns =
     "s.slug, s.title, s.author, s.effective_language,"
-    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL)";
+    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS "
+    "NULL), " PODCRAWL_ART_OF_SHOW;
+static_assert(column_count(k_summary_columns) == 6, "summary_from_row reads them by place");
 
 ShowSummary summary_from_row(const pqxx::row& row) {
-  return {row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(),
-          row[3].as<std::string>(), row[4].as<std::int64_t>()};
+  return {row[0].as<std::string>(), row[1].as<std::string>(),  row[2].as<std::string>(),
+          row[3].as<std::string>(), row[4].as<std::int64_t>(), artwork_from_text(row[5])};
 }
 
 // The category whose slug is `slug`: its first spelling and that spelling's language.
@@ -497,7 +499,7 @@ std::optional<SearchPage> Database::load_search_page(const std::string& query, s
                                        ", s.id FROM shows s WHERE s.id = ANY($1::bigint[])";
     std::map<std::int64_t, ShowSummary> shows;
     for (const auto& row : exec_named(txn, "podcrawl_search_shows", k_shows, id_array(show_ids))) {
-      shows.emplace(row[5].as<std::int64_t>(), summary_from_row(row));
+      shows.emplace(row[6].as<std::int64_t>(), summary_from_row(row));
     }
     static const std::string k_episodes = std::string("SELECT ") + k_episode_columns +
                                           ", s.slug, s.title, s.effective_language, e.id FROM "

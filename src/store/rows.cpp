@@ -70,6 +70,7 @@ StoredShow show_from_row(const pqxx::row& row) {
   read_namespace(row[16], show.podcast);
   show.detected_language = nullable<std::string>(row[17]);
   show.effective_language = row[18].as<std::string>();
+  stored.artwork = artwork_from_text(row[19]);
   return stored;
 }
 

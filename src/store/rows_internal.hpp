@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,12 +13,19 @@
 // every statement that loads them.
 namespace podcrawl::store {
 
+// The artwork of `shows s` as one text column (artwork_from_text reads it): its content hash,
+// width, height and renditions, or NULL while it has none. A macro, so that the column lists
+// below stay string literals that column_count can read at compile time.
+#define PODCRAWL_ART_OF_SHOW                                                                 \
+  "(SELECT a.content_hash || ' ' || a.width || ' ' || a.height || ' ' || a.renditions::text" \
+  " FROM artwork a WHERE a.url = s.image AND a.renditions <> '[]')"
+
 // The columns show_from_row reads, from `shows s JOIN feeds f`: s.id first.
 inline constexpr const char* k_show_columns =
     "s.id, s.slug, f.url, s.active, extract(epoch FROM s.added_at)::bigint,"
     " extract(epoch FROM s.updated_at)::bigint, s.title, s.link, s.description, s.language,"
     " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url, s.itunes::text,"
-    " s.podcast::text, s.detected_language, s.effective_language";
+    " s.podcast::text, s.detected_language, s.effective_language, " PODCRAWL_ART_OF_SHOW;
 
 // The columns add_episode reads, from `episodes e`: e.show_id first.
 inline constexpr const char* k_episode_columns =
@@ -36,7 +44,7 @@ constexpr std::size_t column_count(std::string_view columns) {
   }
   return count;
 }
-static_assert(column_count(k_show_columns) == 19 && column_count(k_episode_columns) == 19,
+static_assert(column_count(k_show_columns) == 20 && column_count(k_episode_columns) == 19,
               "show_from_row and add_episode read the columns by their place");
 
 // The order of a show's current episodes on its pages: newest first, undated last, then as the
@@ -46,6 +54,8 @@ extern const char* const k_episode_order;
 extern const char* const k_listed_show;
 
 StoredShow show_from_row(const pqxx::row& row);
+// The artwork PODCRAWL_ART_OF_SHOW gives; nullopt for NULL or text it did not write.
+std::optional<StoredArtwork> artwork_from_text(const pqxx::field& field);
 // Append the episode of a k_episode_columns row to stored (its slug to episode_slugs).
 void add_episode(const pqxx::row& row, StoredShow& stored);
 

@@ -163,5 +163,44 @@ TEST_F(ArtworkTest, AnUnchangedImageIsNotDownloadedAgain) {
   EXPECT_EQ(show(server.url("/feed.xml"))["artwork"], before["artwork"]);
 }
 
+// The xmin of the database's snapshot now: a show stamped at or above it changed after now.
+std::string snapshot_now(const std::string& url) {
+  pqxx::connection connection(url);
+  pqxx::work txn(connection);
+  return txn.exec1("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")[0].as<std::string>();
+}
+
+std::int64_t shows_changed_since(const std::string& url, const std::string& snapshot) {
+  pqxx::connection connection(url);
+  pqxx::work txn(connection);
+  return txn.exec_params1("SELECT count(*) FROM shows WHERE changed_xid >= $1::xid8", snapshot)[0]
+      .as<std::int64_t>();
+}
+
+TEST_F(ArtworkTest, ANewPictureMarksItsShowChangedAndAnUnchangedOneDoesNot) {
+  testing::LoopbackServer server;
+  server.serve_feed("/cover.jpg", testing::noise_jpeg(200, 200), "image/jpeg", "\"cover-1\"");
+  server.serve_feed("/feed.xml", feed_with_image(1, server.url("/cover.jpg")),
+                    "application/rss+xml", "\"feed-1\"");
+  ASSERT_EQ(podcrawl({"add", "--no-discover", server.url("/feed.xml")}).status, 0);
+  ASSERT_EQ(podcrawl({"crawl", "--no-art"}).status, 0);
+  ASSERT_EQ(server.count("/cover.jpg"), 0);
+  const std::string before_art = snapshot_now(database_url());
+  ASSERT_EQ(podcrawl({"crawl"}).status, 0); // the feed is not due; its image is
+  ASSERT_EQ(server.count("/cover.jpg"), 1);
+  EXPECT_EQ(shows_changed_since(database_url(), before_art), 1);
+
+  {
+    pqxx::connection connection(database_url());
+    pqxx::work txn(connection);
+    txn.exec0("UPDATE artwork SET next_fetch_at = '-infinity', etag = ''");
+    txn.commit();
+  }
+  const std::string before_again = snapshot_now(database_url());
+  ASSERT_EQ(podcrawl({"crawl"}).status, 0); // downloaded again: the same bytes
+  ASSERT_EQ(server.count("/cover.jpg"), 2);
+  EXPECT_EQ(shows_changed_since(database_url(), before_again), 0);
+}
+
 } // namespace
 } // namespace podcrawl

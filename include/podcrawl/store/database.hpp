@@ -124,8 +124,6 @@ public:
   // Record a failed fetch or a refused image; its renditions stay as they were.
   void record_artwork_failure(std::int64_t id, const std::string& error, bool downloaded,
                               std::int64_t now, std::int64_t next_fetch_at);
-  // The artwork of an image URL; nullopt when it has none yet.
-  std::optional<StoredArtwork> load_artwork(const std::string& url);
 
   // ---- reading ----
   // A stored show by feed URL (normalized) or slug, with its current episodes; nullopt if none.

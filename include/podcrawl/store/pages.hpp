@@ -33,6 +33,7 @@ struct ShowSummary {
   std::string author;
   std::string language; // as the feed declares it
   std::int64_t episode_count = 0;
+  std::optional<StoredArtwork> artwork;
 };
 
 // A category of the directory: every stored spelling whose slug is `slug`. `name` is the

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "podcrawl/feed/model.hpp"
+#include "podcrawl/store/artwork.hpp"
 
 namespace podcrawl::store {
 
@@ -51,6 +52,7 @@ struct StoredShow {
   std::int64_t updated_at = 0; // last changed
   feed::Show show;             // episodes newest first, only those the feed still carries
   std::vector<std::string> episode_slugs; // parallel to show.episodes; unique within the show
+  std::optional<StoredArtwork> artwork;   // its cover art, once fetched and re-encoded
 };
 
 struct SearchHit {
