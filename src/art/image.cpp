@@ -85,10 +85,14 @@ bool quarter_turned(VipsImage* image) {
   return orientation >= 5 && orientation <= 8;
 }
 
-// The largest JPEG shrink on load that keeps the image at least `width` wide.
-int jpeg_shrink(int upright_width, int width) {
+// The largest JPEG shrink on load that keeps the image at least `width` wide and its shorter
+// side at least k_min_shrunk_side. libvips 8.14 aborts the process (a failed assertion, "bad
+// dimensions") when a shrink takes a side to zero, as an 8 x 4,000 JPEG shrunk by 8 does.
+int jpeg_shrink(int upright_width, int shorter_side, int width) {
+  constexpr int k_min_shrunk_side = 16;
   int shrink = 8;
-  while (shrink > 1 && upright_width / shrink < width) {
+  while (shrink > 1 &&
+         (upright_width / shrink < width || shorter_side / shrink < k_min_shrunk_side)) {
     shrink /= 2;
   }
   return shrink;
@@ -267,7 +271,8 @@ PreparedArt prepare_art(std::string_view bytes, const ImageLimits& limits,
   // from it, so that the source is read in one pass (it is read as a stream).
   Image source = std::move(header);
   if (*art.format == ImageFormat::jpeg) {
-    if (const int shrink = jpeg_shrink(art.width, sizes.back()); shrink > 1) {
+    if (const int shrink = jpeg_shrink(art.width, std::min(art.width, art.height), sizes.back());
+        shrink > 1) {
       source = load(*art.format, bytes, shrink);
     }
   }

@@ -271,6 +271,24 @@ TEST_F(ArtTest, RefusesAPngOfTwentyThousandPixelsASideBeforeDecodingIt) {
   EXPECT_NE(prepare(huge_png(2000), roomy).refusal, Refusal::too_many_pixels);
 }
 
+// Regression: a JPEG 4,120 x 1 pixels was shrunk on load by 2, its height to zero, and
+// libvips aborted the process ("bad dimensions"). fuzz_art found it.
+TEST_F(ArtTest, ReadsVeryThinImagesWithoutShrinkingASideToNothing) {
+  for (const auto& [width, height] :
+       {std::pair{4120, 1}, std::pair{1, 4120}, std::pair{3000, 7}, std::pair{2900, 15}}) {
+    SCOPED_TRACE(std::to_string(width) + " x " + std::to_string(height));
+    PreparedArt art = prepare(saved(noise(width, height, 1).get(), ".jpg"));
+    ASSERT_EQ(art.refusal, Refusal::none) << art.error;
+    EXPECT_EQ(art.width, width);
+    EXPECT_EQ(art.height, height);
+    ASSERT_FALSE(art.renditions.empty());
+    for (const Rendition& rendition : art.renditions) {
+      EXPECT_GE(rendition.height, 1);
+      EXPECT_GE(rendition.width, 1);
+    }
+  }
+}
+
 TEST_F(ArtTest, RefusesATruncatedJpeg) {
   const std::string jpeg = saved(noise(800, 600).get(), ".jpg");
   PreparedArt art = prepare(jpeg.substr(0, jpeg.size() / 2));
