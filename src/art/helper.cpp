@@ -95,7 +95,7 @@ std::string encode_answer(const PreparedArt& art) {
   return header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n' + bodies;
 }
 
-std::optional<PreparedArt> decode_answer(std::string_view frame) {
+std::optional<PreparedArt> decode_answer(std::string_view frame) try {
   const std::size_t line_end = frame.find('\n');
   if (line_end == std::string_view::npos) {
     return std::nullopt;
@@ -112,8 +112,12 @@ std::optional<PreparedArt> decode_answer(std::string_view frame) {
   }
   art.refusal = *refusal;
   art.error = header.value("error", "");
-  if (header["format"].is_string()) {
-    art.format = value_of(k_formats, header["format"].get<std::string>());
+  // find(), not operator[]: the header is const, and may lack any key.
+  if (const auto format = header.find("format"); format != header.end() && !format->is_null()) {
+    art.format = value_of(k_formats, format->get<std::string>()); // throws when not a string
+    if (!art.format) {
+      return std::nullopt;
+    }
   }
   art.width = header.value("width", 0);
   art.height = header.value("height", 0);
@@ -134,6 +138,8 @@ std::optional<PreparedArt> decode_answer(std::string_view frame) {
     return std::nullopt;
   }
   return art;
+} catch (const nlohmann::json::exception&) {
+  return std::nullopt; // a value of another type than encode_answer writes
 }
 
 std::optional<std::string> read_frame(int fd, std::size_t max_bytes) {

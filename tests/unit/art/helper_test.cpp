@@ -56,6 +56,10 @@ TEST(ArtAnswer, RefusesFramesItDidNotWrite) {
       "{\"refusal\":\"none\",\"renditions\":[{\"bytes\":-1}]}\n",
       "{\"refusal\":\"none\",\"renditions\":[]}\nleft over",
       "not json\n",
+      "{\"refusal\":\"none\",\"error\":5,\"renditions\":[]}\n",
+      "{\"refusal\":\"none\",\"width\":\"wide\",\"renditions\":[]}\n",
+      "{\"refusal\":\"none\",\"renditions\":[{\"bytes\":0,\"height\":[]}]}\n",
+      "{\"refusal\":\"none\",\"format\":7,\"renditions\":[]}\n",
       good.substr(0, good.size() - 1),
       good + "x",
   };
