@@ -14,8 +14,9 @@ namespace podcrawl::cli {
 
 namespace {
 
-// Images fetched at once: each new one waits on the helper, so more would only queue there.
-constexpr int k_art_concurrency = 16;
+// Images fetched at once: each new one waits for a helper (one a core), so more would only hold
+// more image files in memory.
+constexpr int k_art_concurrency = 8;
 
 // A progress line on stderr, at most once a second, overwritten in place on a terminal.
 class ProgressLine {

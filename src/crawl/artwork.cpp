@@ -2,8 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <fstream>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -14,6 +21,7 @@
 #include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/database.hpp"
+#include "queue_internal.hpp"
 
 namespace podcrawl::crawl {
 namespace {
@@ -22,6 +30,9 @@ namespace {
 constexpr std::size_t k_claim_batch = 64;
 constexpr std::int64_t k_claim_lease_seconds = 600;
 constexpr int k_poll_ms = 100;
+// Helpers at once: one a core, this many at most; and image files waiting for each.
+constexpr std::size_t k_max_lanes = 8;
+constexpr std::size_t k_lane_queue = 2;
 
 std::string sha1_hex(std::string_view bytes) {
   constexpr std::string_view k_hex = "0123456789abcdef";
@@ -40,8 +51,10 @@ void write_file(const std::filesystem::path& path, std::string_view bytes) {
   if (std::filesystem::file_size(path, error) == bytes.size() && !error) {
     return;
   }
-  const std::filesystem::path temporary =
-      path.string() + ".tmp-" + std::to_string(static_cast<long>(getpid()));
+  static std::atomic<std::uint64_t> next_temporary{0};
+  const std::filesystem::path temporary = path.string() + ".tmp-" +
+                                          std::to_string(static_cast<long>(getpid())) + "-" +
+                                          std::to_string(next_temporary++);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -56,15 +69,21 @@ void write_file(const std::filesystem::path& path, std::string_view bytes) {
   }
 }
 
+// A fetched image file on its way to a lane.
+struct ArtJob {
+  store::ArtworkRecord record;
+  fetch::FetchResult result;
+  std::string content_hash;
+};
+
 class ArtRun {
 public:
   ArtRun(const std::string& database_url, const core::Config& config, const ArtOptions& options)
-      : m_config(config),
+      : m_database_url(database_url),
+        m_config(config),
         m_options(options),
         m_database(database_url),
-        m_folder(art_folder(config)),
-        m_helper(config.art.helper.empty() ? art::default_helper_program() : config.art.helper,
-                 limits(config)) {}
+        m_folder(art_folder(config)) {}
 
   ArtSummary execute() {
     std::error_code error;
@@ -74,29 +93,82 @@ public:
                                    error.message());
     }
     m_database.enlist_artwork();
+    start_lanes();
+    try {
+      fetch_all();
+    } catch (...) {
+      remember(std::current_exception());
+    }
+    for (auto& lane : m_lanes) {
+      lane->queue.close();
+    }
+    for (auto& lane : m_lanes) {
+      lane->thread.join();
+    }
+    if (m_error) {
+      std::rethrow_exception(m_error);
+    }
+    return m_summary;
+  }
+
+private:
+  // One podcrawl-art helper, its database connection and the thread that feeds it. Image files
+  // go to lane (content hash mod lanes), so that the same bytes under two URLs meet in one lane
+  // one after the other, and the second finds the first's renditions.
+  struct Lane {
+    Lane(const std::string& database_url, const std::filesystem::path& program,
+         art::ImageLimits limits)
+        : database(database_url), helper(program, limits) {}
+    store::Database database;
+    art::ArtHelper helper;
+    BoundedQueue<ArtJob> queue{k_lane_queue};
+    std::thread thread;
+  };
+
+  void start_lanes() {
+    const std::filesystem::path program =
+        m_config.art.helper.empty() ? art::default_helper_program() : m_config.art.helper;
+    const auto lanes = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, k_max_lanes);
+    for (std::size_t i = 0; i < lanes; ++i) {
+      m_lanes.push_back(std::make_unique<Lane>(m_database_url, program, limits(m_config)));
+    }
+    for (auto& lane : m_lanes) {
+      lane->thread = std::thread([this, &lane = *lane] {
+        while (std::optional<ArtJob> job = lane.queue.pop()) {
+          if (m_failed) {
+            continue; // drain
+          }
+          try {
+            make(lane, std::move(*job));
+          } catch (...) {
+            remember(std::current_exception());
+          }
+        }
+      });
+    }
+  }
+
+  void fetch_all() {
     core::FetchConfig fetch_config = m_config.fetch;
     fetch_config.max_body_bytes = m_config.art.max_bytes;
     fetch::TransferPool pool(fetch_config, std::max(1, m_options.concurrency),
                              m_config.crawl.per_host);
     bool more = true;
-    while (true) {
+    while (!m_failed) {
       while (more && pool.pending() < static_cast<std::size_t>(m_options.concurrency) &&
              !past_deadline()) {
         const auto claimed =
             m_database.claim_due_artwork(k_claim_batch, core::now(), k_claim_lease_seconds);
         more = claimed.size() == k_claim_batch;
         for (const store::ArtworkRecord& record : claimed) {
-          ++m_summary.claimed;
+          count(&ArtSummary::claimed);
           m_claimed.emplace(record.id, record);
           pool.add(static_cast<std::uint64_t>(record.id),
                    {record.url, record.etag, record.last_modified});
         }
-        if (claimed.empty()) {
-          more = false;
-        }
       }
       if (pool.pending() == 0) {
-        break;
+        return;
       }
       pool.perform(
           [this](std::uint64_t tag, fetch::FetchResult result) {
@@ -108,10 +180,8 @@ public:
           },
           k_poll_ms);
     }
-    return m_summary;
   }
 
-private:
   static art::ImageLimits limits(const core::Config& config) {
     art::ImageLimits limits;
     limits.max_bytes = static_cast<std::size_t>(config.art.max_bytes);
@@ -123,41 +193,63 @@ private:
     return m_options.deadline && std::chrono::steady_clock::now() >= *m_options.deadline;
   }
 
+  void count(std::int64_t ArtSummary::*field) {
+    std::lock_guard lock(m_mutex);
+    ++(m_summary.*field);
+  }
+
+  void remember(std::exception_ptr error) {
+    std::lock_guard lock(m_mutex);
+    m_error = m_error ? m_error : error;
+    m_failed = true;
+  }
+
+  // On the fetching thread: a 304 or a failure is recorded here, an image file goes to its lane.
   void take(const store::ArtworkRecord& record, fetch::FetchResult result) {
     const std::int64_t now = core::now();
-    const std::int64_t refresh = now + m_config.art.refresh_seconds;
-    const std::int64_t retry = now + m_config.art.retry_seconds;
     if (result.outcome == fetch::FetchOutcome::not_modified) {
-      ++m_summary.not_modified;
-      m_database.record_artwork(record.id, unchanged(record, result), now, refresh);
+      count(&ArtSummary::not_modified);
+      m_database.record_artwork(record.id, unchanged(record, result), now,
+                                now + m_config.art.refresh_seconds);
       return;
     }
     if (result.outcome != fetch::FetchOutcome::ok) {
-      ++m_summary.failed;
+      count(&ArtSummary::failed);
       spdlog::debug("cover art {}: {}", net::redact(record.url), result.error);
-      m_database.record_artwork_failure(record.id, result.error, false, now, retry);
+      m_database.record_artwork_failure(record.id, result.error, false, now,
+                                        now + m_config.art.retry_seconds);
       return;
     }
-    ++m_summary.downloaded;
+    count(&ArtSummary::downloaded);
+    std::string hash = sha1_hex(result.body);
+    Lane& lane = *m_lanes[static_cast<std::size_t>(core::fnv1a_64(hash) % m_lanes.size())];
+    lane.queue.push({record, std::move(result), std::move(hash)});
+  }
+
+  // On a lane's thread: an image file made into renditions, or matched to ones already made.
+  void make(Lane& lane, ArtJob job) {
+    const std::int64_t now = core::now();
     store::ArtworkUpdate update;
-    update.etag = result.etag;
-    update.last_modified = result.last_modified;
-    update.content_hash = sha1_hex(result.body);
-    if (auto known = m_database.artwork_with_hash(update.content_hash)) {
+    update.etag = job.result.etag;
+    update.last_modified = job.result.last_modified;
+    update.content_hash = job.content_hash;
+    if (auto known = lane.database.artwork_with_hash(update.content_hash)) {
       // The same bytes as last time, or as another URL's: the files made then serve.
-      ++(update.content_hash == record.content_hash ? m_summary.not_modified : m_summary.reused);
+      count(update.content_hash == job.record.content_hash ? &ArtSummary::not_modified
+                                                           : &ArtSummary::reused);
       update.width = known->width;
       update.height = known->height;
       update.renditions = std::move(known->renditions);
-      m_database.record_artwork(record.id, update, now, refresh);
+      lane.database.record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
       return;
     }
-    const art::PreparedArt prepared = m_helper.prepare(result.body);
+    const art::PreparedArt prepared = lane.helper.prepare(job.result.body);
     if (prepared.refusal != art::Refusal::none || prepared.renditions.empty()) {
-      ++m_summary.refused;
+      count(&ArtSummary::refused);
       const std::string error = prepared.error.empty() ? "no rendition" : prepared.error;
-      spdlog::debug("cover art {}: {}", net::redact(record.url), error);
-      m_database.record_artwork_failure(record.id, error, true, now, retry);
+      spdlog::debug("cover art {}: {}", net::redact(job.record.url), error);
+      lane.database.record_artwork_failure(job.record.id, error, true, now,
+                                           now + m_config.art.retry_seconds);
       return;
     }
     for (const art::Rendition& rendition : prepared.renditions) {
@@ -168,8 +260,8 @@ private:
     }
     update.width = prepared.width;
     update.height = prepared.height;
-    ++m_summary.made;
-    m_database.record_artwork(record.id, update, now, refresh);
+    count(&ArtSummary::made);
+    lane.database.record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
   }
 
   // A 304: the validators the answer brought, else the ones sent, and the image as it was.
@@ -189,13 +281,17 @@ private:
     return update;
   }
 
+  const std::string& m_database_url;
   const core::Config& m_config;
   const ArtOptions& m_options;
-  store::Database m_database;
+  store::Database m_database; // the fetching thread's
   std::filesystem::path m_folder;
-  art::ArtHelper m_helper;
+  std::vector<std::unique_ptr<Lane>> m_lanes;
   std::unordered_map<std::int64_t, store::ArtworkRecord> m_claimed;
+  std::mutex m_mutex; // guards the members below
   ArtSummary m_summary;
+  std::exception_ptr m_error;
+  std::atomic<bool> m_failed{false};
 };
 
 } // namespace

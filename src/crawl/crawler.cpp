@@ -22,6 +22,7 @@
 #include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/database.hpp"
+#include "queue_internal.hpp"
 
 namespace podcrawl::crawl {
 
@@ -97,46 +98,6 @@ struct Job {
   fetch::FetchResult result;
 };
 
-// A bounded queue between the fetching thread and the workers.
-class JobQueue {
-public:
-  explicit JobQueue(std::size_t capacity) : m_capacity(capacity) {}
-
-  void push(Job job) {
-    std::unique_lock lock(m_mutex);
-    m_not_full.wait(lock, [this] { return m_jobs.size() < m_capacity; });
-    m_jobs.push_back(std::move(job));
-    m_not_empty.notify_one();
-  }
-
-  // The next job; nullopt once closed and drained.
-  std::optional<Job> pop() {
-    std::unique_lock lock(m_mutex);
-    m_not_empty.wait(lock, [this] { return !m_jobs.empty() || m_closed; });
-    if (m_jobs.empty()) {
-      return std::nullopt;
-    }
-    Job job = std::move(m_jobs.front());
-    m_jobs.pop_front();
-    m_not_full.notify_one();
-    return job;
-  }
-
-  void close() {
-    std::lock_guard lock(m_mutex);
-    m_closed = true;
-    m_not_empty.notify_all();
-  }
-
-private:
-  const std::size_t m_capacity;
-  std::mutex m_mutex;
-  std::condition_variable m_not_full;
-  std::condition_variable m_not_empty;
-  std::deque<Job> m_jobs;
-  bool m_closed = false;
-};
-
 // Shared by the fetching thread and the workers of one run.
 class Run {
 public:
@@ -173,7 +134,7 @@ private:
   const std::int64_t m_started;
   const std::chrono::steady_clock::time_point m_deadline;
   const std::size_t m_workers;
-  JobQueue m_queue;
+  BoundedQueue<Job> m_queue;
   std::mutex m_mutex; // guards the members below
   CrawlSummary m_summary;
   std::mt19937_64 m_random{std::random_device{}()};
