@@ -176,7 +176,7 @@ RenderSummary render_site(std::vector<store::StoredShow> shows, const TestOption
     std::vector<store::ShowSummary> list;
     for (const auto* show : members) {
       list.push_back({show->slug, show->show.title, show->show.author, show->show.language,
-                      static_cast<std::int64_t>(show->show.episodes.size())});
+                      static_cast<std::int64_t>(show->show.episodes.size()), std::nullopt});
     }
     return list;
   };
@@ -778,8 +778,9 @@ TEST(SearchPage, ListsShowsAndEpisodesAndKeepsTheWordsInEveryLink) {
   results.query = "compilers <b>";
   results.page = 2;
   results.total = 45;
-  results.results.push_back({{show.slug, show.show.title, show.show.author, "en", 83}, {}});
-  results.results.push_back({{show.slug, show.show.title, show.show.author, "en", 83},
+  results.results.push_back(
+      {{show.slug, show.show.title, show.show.author, "en", 83, std::nullopt}, {}});
+  results.results.push_back({{show.slug, show.show.title, show.show.author, "en", 83, std::nullopt},
                              store::EpisodeEntry{show.slug, show.show.title, "en",
                                                  show.episode_slugs[3], show.show.episodes[3]}});
   const std::string html = renderer.search_page(results, "ar", k_now).html;
