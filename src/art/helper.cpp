@@ -4,20 +4,30 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstring>
+#include <vector>
+
 #include <nlohmann/json.hpp>
+
+#include "podcrawl/core/error.hpp"
 
 extern char** environ;
 
 namespace podcrawl::art {
 namespace {
 
-// How long one image may take in the helper before it is killed and the image refused.
-constexpr int k_answer_timeout_ms = 30'000;
+// How long a helper whose input was closed may take to exit before it is killed.
+constexpr int k_exit_grace_ms = 2'000;
+// The environment a helper keeps: libvips' own settings and the sanitizers' (test builds).
+constexpr std::array<std::string_view, 4> k_kept_environment = {"VIPS_", "ASAN_", "UBSAN_",
+                                                                "LSAN_"};
 
 constexpr std::array<std::pair<Refusal, std::string_view>, 5> k_refusals = {{
     {Refusal::none, "none"},
@@ -55,14 +65,54 @@ std::optional<Value> value_of(const std::array<std::pair<Value, std::string_view
   return std::nullopt;
 }
 
-// Wait until `fd` can be read, at most `timeout_ms`; false on a timeout or an error.
-bool readable(int fd, int timeout_ms) {
-  pollfd wanted{fd, POLLIN, 0};
-  int ready = 0;
+// Wait until `fd` is ready for `events`, at most until `deadline` (forever without one); false
+// on a timeout or an error.
+bool ready(int fd, short events, std::optional<Deadline> deadline) {
+  pollfd wanted{fd, events, 0};
+  int count = 0;
   do {
-    ready = poll(&wanted, 1, timeout_ms);
-  } while (ready < 0 && errno == EINTR);
-  return ready > 0;
+    int timeout_ms = -1;
+    if (deadline) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+          *deadline - std::chrono::steady_clock::now());
+      timeout_ms = static_cast<int>(std::max<std::int64_t>(0, left.count()));
+    }
+    count = poll(&wanted, 1, timeout_ms);
+  } while (count < 0 && errno == EINTR);
+  return count > 0;
+}
+
+// Wait at most `timeout_ms` for the child `pid` to exit; false when it is still running.
+bool exited_within(pid_t pid, int timeout_ms) {
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) {
+    return false;
+  }
+  const bool exited = ready(
+      pidfd, POLLIN, std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms));
+  close(pidfd);
+  return exited;
+}
+
+// True when an accepted image's renditions are the ones the crawler asks for: each of
+// rendition_widths() of the original, as WebP, no taller than the original. The helper decodes
+// hostile bytes, so its word is checked, not trusted.
+bool expected_renditions(const PreparedArt& art) {
+  if (art.width <= 0 || art.height <= 0) {
+    return false;
+  }
+  const std::vector<int> widths = rendition_widths(art.width, k_art_widths);
+  if (widths.size() != art.renditions.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < widths.size(); ++i) {
+    const Rendition& rendition = art.renditions[i];
+    if (rendition.width != widths[i] || rendition.height <= 0 || rendition.height > art.height ||
+        sniff_image(rendition.webp) != ImageFormat::webp) {
+      return false;
+    }
+  }
+  return true;
 }
 
 PreparedArt helper_failure(std::string error) {
@@ -134,7 +184,7 @@ std::optional<PreparedArt> decode_answer(std::string_view frame) try {
         {item.value("width", 0), item.value("height", 0), std::string(bodies.substr(0, size))});
     bodies.remove_prefix(size);
   }
-  if (!bodies.empty()) {
+  if (!bodies.empty() || (art.refusal == Refusal::none && !expected_renditions(art))) {
     return std::nullopt;
   }
   return art;
@@ -142,9 +192,13 @@ std::optional<PreparedArt> decode_answer(std::string_view frame) try {
   return std::nullopt; // a value of another type than encode_answer writes
 }
 
-std::optional<std::string> read_frame(int fd, std::size_t max_bytes) {
-  const auto read_all = [fd](char* into, std::size_t size) {
+std::optional<std::string> read_frame(int fd, std::size_t max_bytes,
+                                      std::optional<Deadline> deadline) {
+  const auto read_all = [fd, deadline](char* into, std::size_t size) {
     while (size > 0) {
+      if (deadline && !ready(fd, POLLIN, deadline)) {
+        return false;
+      }
       const ssize_t got = read(fd, into, size);
       if (got < 0 && errno == EINTR) {
         continue;
@@ -175,7 +229,7 @@ std::optional<std::string> read_frame(int fd, std::size_t max_bytes) {
   return payload;
 }
 
-bool write_frame(int fd, std::string_view payload) {
+bool write_frame(int fd, std::string_view payload, std::optional<Deadline> deadline) {
   std::string frame(8, '\0');
   std::uint64_t length = payload.size();
   for (char& byte : frame) {
@@ -185,6 +239,9 @@ bool write_frame(int fd, std::string_view payload) {
   frame += payload;
   std::string_view left = frame;
   while (!left.empty()) {
+    if (deadline && !ready(fd, POLLOUT, deadline)) {
+      return false;
+    }
     // A socket, so that a helper gone away is an error here and not a SIGPIPE for the crawler.
     ssize_t sent = send(fd, left.data(), left.size(), MSG_NOSIGNAL);
     if (sent < 0 && errno == ENOTSOCK) {
@@ -201,22 +258,27 @@ bool write_frame(int fd, std::string_view payload) {
   return true;
 }
 
-ArtHelper::ArtHelper(std::filesystem::path program, ImageLimits limits)
-    : m_program(std::move(program)), m_limits(limits) {}
+ArtHelper::ArtHelper(std::filesystem::path program, ImageLimits limits,
+                     std::chrono::milliseconds image_timeout)
+    : m_program(std::move(program)), m_limits(limits), m_image_timeout(image_timeout) {}
 
 ArtHelper::~ArtHelper() {
   stop();
 }
 
-bool ArtHelper::start() {
+void ArtHelper::start() {
   std::array<int, 2> ends{-1, -1};
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends.data()) != 0) {
-    return false;
+    throw core::EnvironmentError(std::string("cannot start the image helper: ") +
+                                 std::strerror(errno));
   }
+  // The child gets the socket as its input and output and nothing else: no descriptor of the
+  // crawler's (sockets to feed hosts, the database), no environment but libvips' own settings.
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, ends[1], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
   const std::string program = m_program.string();
   const std::string max_bytes = std::to_string(m_limits.max_bytes);
   const std::string max_pixels = std::to_string(m_limits.max_pixels);
@@ -224,17 +286,27 @@ bool ArtHelper::start() {
       const_cast<char*>(program.c_str()),    const_cast<char*>("--max-bytes"),
       const_cast<char*>(max_bytes.c_str()),  const_cast<char*>("--max-pixels"),
       const_cast<char*>(max_pixels.c_str()), nullptr};
+  std::vector<char*> environment;
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    const std::string_view text = *variable;
+    if (std::any_of(k_kept_environment.begin(), k_kept_environment.end(),
+                    [text](std::string_view prefix) { return text.starts_with(prefix); })) {
+      environment.push_back(*variable);
+    }
+  }
+  environment.push_back(nullptr);
   pid_t pid = -1;
-  const int status = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  const int status =
+      posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environment.data());
   posix_spawn_file_actions_destroy(&actions);
   close(ends[1]);
   if (status != 0) {
     close(ends[0]);
-    return false;
+    throw core::EnvironmentError("cannot start the image helper " + program + ": " +
+                                 std::strerror(status));
   }
   m_socket = ends[0];
   m_pid = pid;
-  return true;
 }
 
 void ArtHelper::stop() {
@@ -243,11 +315,34 @@ void ArtHelper::stop() {
     m_socket = -1;
   }
   if (m_pid > 0) {
+    if (!exited_within(m_pid, k_exit_grace_ms)) {
+      kill(m_pid, SIGKILL);
+    }
     int status = 0;
     while (waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
     }
     m_pid = -1;
   }
+}
+
+std::optional<PreparedArt> ArtHelper::ask(std::string_view image) {
+  if (m_socket < 0) {
+    start();
+  }
+  const Deadline deadline = std::chrono::steady_clock::now() + m_image_timeout;
+  std::optional<std::string> answer;
+  if (write_frame(m_socket, image, deadline)) {
+    answer = read_frame(m_socket, k_max_answer_bytes, deadline);
+  }
+  std::optional<PreparedArt> art = answer ? decode_answer(*answer) : std::nullopt;
+  if (!art) {
+    // Dead, stuck or talking nonsense: a new helper for the next image.
+    if (m_pid > 0) {
+      kill(m_pid, SIGKILL);
+    }
+    stop();
+  }
+  return art;
 }
 
 PreparedArt ArtHelper::prepare(std::string_view image) {
@@ -257,23 +352,14 @@ PreparedArt ArtHelper::prepare(std::string_view image) {
     art.error = "the image is over " + std::to_string(m_limits.max_bytes) + " bytes";
     return art;
   }
-  if (m_socket < 0 && !start()) {
-    return helper_failure("cannot start " + m_program.string());
-  }
-  std::optional<std::string> answer;
-  if (write_frame(m_socket, image) && readable(m_socket, k_answer_timeout_ms)) {
-    answer = read_frame(m_socket, k_max_frame_bytes);
-  }
-  std::optional<PreparedArt> art = answer ? decode_answer(*answer) : std::nullopt;
-  if (!art) {
-    // Dead, stuck or talking nonsense: a new helper for the next image.
-    if (m_pid > 0) {
-      kill(m_pid, SIGKILL);
+  // A helper can die of something else than this image (a previous one's damage, memory):
+  // a fresh helper gets a second try, and an image that stops two is refused.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (std::optional<PreparedArt> art = ask(image)) {
+      return std::move(*art);
     }
-    stop();
-    return helper_failure("the image decoder stopped on this image");
   }
-  return std::move(*art);
+  return helper_failure("the image decoder stopped on this image");
 }
 
 std::filesystem::path default_helper_program() {

@@ -1,6 +1,7 @@
 // podcrawl-art: decodes and re-encodes cover art for the crawler, one image at a time, in a
 // process of its own: libvips and its decoders never load into podcrawl, and an image that
 // crashes a decoder takes only this process down.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -13,6 +14,23 @@ namespace {
 
 // libvips warns on stderr about each damaged tile of a hostile image; the answer says it all.
 void quiet(const gchar*, GLogLevelFlags, const gchar*, gpointer) {}
+
+// Bound the helper's address space: room for the program and its libraries, and for three
+// copies of the largest image the pixel bound lets through at four bytes a pixel (decoded,
+// turned upright, shrunk). An image that needs more makes an allocation fail, which ends this
+// process only; the crawler refuses the image. Time is bounded by the crawler, which kills a
+// helper that takes too long over one image. Not under AddressSanitizer, which reserves
+// terabytes of address space for itself.
+void bound_memory(const podcrawl::art::ImageLimits& limits) {
+#if !defined(__SANITIZE_ADDRESS__)
+  constexpr rlim_t k_program_bytes = rlim_t{1} << 30;
+  const rlim_t bytes = k_program_bytes + static_cast<rlim_t>(limits.max_pixels) * 4 * 3;
+  const rlimit bound{bytes, bytes};
+  setrlimit(RLIMIT_AS, &bound);
+#else
+  (void)limits;
+#endif
+}
 
 } // namespace
 
@@ -29,6 +47,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-pixels", limits.max_pixels, "most pixels an image may declare")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  bound_memory(limits);
   g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, quiet, nullptr);
   while (std::optional<std::string> image = art::read_frame(STDIN_FILENO, limits.max_bytes)) {
     const art::PreparedArt prepared = art::prepare_art(*image, limits, art::k_art_widths);

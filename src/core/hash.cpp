@@ -158,6 +158,17 @@ std::array<std::uint8_t, 20> sha1(std::string_view bytes) {
   return digest;
 }
 
+std::string sha1_hex(std::string_view bytes) {
+  constexpr std::string_view k_hex = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(40);
+  for (const std::uint8_t byte : sha1(bytes)) {
+    hex += k_hex[byte >> 4];
+    hex += k_hex[byte & 0xf];
+  }
+  return hex;
+}
+
 std::string uuid_v5(std::string_view namespace_uuid, std::string_view name) {
   const auto space = uuid_bytes(namespace_uuid);
   if (!space) {

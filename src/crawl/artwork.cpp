@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -16,6 +15,7 @@
 
 #include "podcrawl/art/helper.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/files.hpp"
 #include "podcrawl/core/hash.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/fetch/pool.hpp"
@@ -26,47 +26,21 @@
 namespace podcrawl::crawl {
 namespace {
 
-// Rows claimed at a time, and how long a claim holds before another crawler may take the row.
-constexpr std::size_t k_claim_batch = 64;
+// How long a claim holds before another crawler may take the row.
 constexpr std::int64_t k_claim_lease_seconds = 600;
 constexpr int k_poll_ms = 100;
 // Helpers at once: one a core, this many at most; and image files waiting for each.
 constexpr std::size_t k_max_lanes = 8;
 constexpr std::size_t k_lane_queue = 2;
 
-std::string sha1_hex(std::string_view bytes) {
-  constexpr std::string_view k_hex = "0123456789abcdef";
-  std::string hex;
-  for (std::uint8_t byte : core::sha1(bytes)) {
-    hex += k_hex[byte >> 4];
-    hex += k_hex[byte & 0xf];
-  }
-  return hex;
-}
-
-// Write `bytes` to `path` through a temporary file beside it, so that a reader never sees half
-// a file; a file already there with the same size is left alone (the name is its content's).
-void write_file(const std::filesystem::path& path, std::string_view bytes) {
+// Write a rendition's file; one already there with the same size is left alone (its name is
+// its content's hash).
+void write_rendition(const std::filesystem::path& path, std::string_view bytes) {
   std::error_code error;
   if (std::filesystem::file_size(path, error) == bytes.size() && !error) {
     return;
   }
-  static std::atomic<std::uint64_t> next_temporary{0};
-  const std::filesystem::path temporary = path.string() + ".tmp-" +
-                                          std::to_string(static_cast<long>(getpid())) + "-" +
-                                          std::to_string(next_temporary++);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) {
-      throw core::EnvironmentError("cannot write " + temporary.string());
-    }
-  }
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    throw core::EnvironmentError("cannot write " + path.string());
-  }
+  core::write_file_atomically(path, bytes);
 }
 
 // A fetched image file on its way to a lane.
@@ -151,35 +125,57 @@ private:
   void fetch_all() {
     core::FetchConfig fetch_config = m_config.fetch;
     fetch_config.max_body_bytes = m_config.art.max_bytes;
-    fetch::TransferPool pool(fetch_config, std::max(1, m_options.concurrency),
-                             m_config.crawl.per_host);
+    const auto concurrency = static_cast<std::size_t>(std::max(1, m_options.concurrency));
+    fetch::TransferPool pool(fetch_config, static_cast<int>(concurrency), m_config.crawl.per_host);
     bool more = true;
     while (!m_failed) {
-      while (more && pool.pending() < static_cast<std::size_t>(m_options.concurrency) &&
-             !past_deadline()) {
+      // Claim only what the pool has room for: a claimed row waits for nobody. Images waiting
+      // for a full lane count against the room, which bounds the bodies held in memory.
+      const std::size_t busy = pool.pending() + m_staged.size();
+      if (more && busy < concurrency && !past_deadline()) {
+        const std::size_t wanted = concurrency - busy;
         const auto claimed =
-            m_database.claim_due_artwork(k_claim_batch, core::now(), k_claim_lease_seconds);
-        more = claimed.size() == k_claim_batch;
+            m_database.claim_due_artwork(wanted, core::now(), k_claim_lease_seconds);
+        more = claimed.size() == wanted;
         for (const store::ArtworkRecord& record : claimed) {
+          if (!m_claimed.emplace(record.id, record).second) {
+            continue; // still in flight from a claim whose lease ran out
+          }
           count(&ArtSummary::claimed);
-          m_claimed.emplace(record.id, record);
           pool.add(static_cast<std::uint64_t>(record.id),
                    {record.url, record.etag, record.last_modified});
         }
       }
-      if (pool.pending() == 0) {
+      if (pool.pending() == 0 && m_staged.empty()) {
         return;
       }
-      pool.perform(
-          [this](std::uint64_t tag, fetch::FetchResult result) {
-            const auto found = m_claimed.find(static_cast<std::int64_t>(tag));
-            if (found != m_claimed.end()) {
-              take(found->second, std::move(result));
-              m_claimed.erase(found);
-            }
-          },
-          k_poll_ms);
+      if (pool.pending() > 0) {
+        pool.perform(
+            [this](std::uint64_t tag, fetch::FetchResult result) {
+              const auto found = m_claimed.find(static_cast<std::int64_t>(tag));
+              if (found != m_claimed.end()) {
+                take(found->second, std::move(result));
+                m_claimed.erase(found);
+              }
+            },
+            k_poll_ms);
+      }
+      // Hand fetched images to their lanes without stopping the transfers in flight; wait for
+      // a lane only when nothing else is left to do.
+      hand_over(/*wait=*/pool.pending() == 0);
     }
+  }
+
+  void hand_over(bool wait) {
+    std::erase_if(m_staged, [this, wait](ArtJob& job) {
+      Lane& lane =
+          *m_lanes[static_cast<std::size_t>(core::fnv1a_64(job.content_hash) % m_lanes.size())];
+      if (wait) {
+        lane.queue.push(std::move(job));
+        return true;
+      }
+      return lane.queue.try_push(job);
+    });
   }
 
   static art::ImageLimits limits(const core::Config& config) {
@@ -204,7 +200,8 @@ private:
     m_failed = true;
   }
 
-  // On the fetching thread: a 304 or a failure is recorded here, an image file goes to its lane.
+  // On the fetching thread: a 304 or a failure is recorded here, an image file is staged for its
+  // lane.
   void take(const store::ArtworkRecord& record, fetch::FetchResult result) {
     const std::int64_t now = core::now();
     if (result.outcome == fetch::FetchOutcome::not_modified) {
@@ -221,9 +218,8 @@ private:
       return;
     }
     count(&ArtSummary::downloaded);
-    std::string hash = sha1_hex(result.body);
-    Lane& lane = *m_lanes[static_cast<std::size_t>(core::fnv1a_64(hash) % m_lanes.size())];
-    lane.queue.push({record, std::move(result), std::move(hash)});
+    std::string hash = core::sha1_hex(result.body);
+    m_staged.push_back({record, std::move(result), std::move(hash)});
   }
 
   // On a lane's thread: an image file made into renditions, or matched to ones already made.
@@ -233,13 +229,10 @@ private:
     update.etag = job.result.etag;
     update.last_modified = job.result.last_modified;
     update.content_hash = job.content_hash;
-    if (auto known = lane.database.artwork_with_hash(update.content_hash)) {
+    if (take_known(lane.database, update)) {
       // The same bytes as last time, or as another URL's: the files made then serve.
       count(update.content_hash == job.record.content_hash ? &ArtSummary::not_modified
                                                            : &ArtSummary::reused);
-      update.width = known->width;
-      update.height = known->height;
-      update.renditions = std::move(known->renditions);
       lane.database.record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
       return;
     }
@@ -253,8 +246,8 @@ private:
       return;
     }
     for (const art::Rendition& rendition : prepared.renditions) {
-      write_file(m_folder / store::art_file_name(update.content_hash, rendition.width),
-                 rendition.webp);
+      write_rendition(m_folder / store::art_file_name(update.content_hash, rendition.width),
+                      rendition.webp);
       update.renditions.push_back(
           {rendition.width, rendition.height, static_cast<std::int64_t>(rendition.webp.size())});
     }
@@ -273,12 +266,21 @@ private:
         result.last_modified.empty() ? record.last_modified : result.last_modified;
     update.content_hash = record.content_hash;
     update.downloaded = false;
-    if (auto known = m_database.artwork_with_hash(record.content_hash)) {
-      update.width = known->width;
-      update.height = known->height;
-      update.renditions = std::move(known->renditions);
-    }
+    take_known(m_database, update);
     return update;
+  }
+
+  // Fill `update` with the size and renditions already made of its content hash; false when
+  // none were.
+  static bool take_known(store::Database& database, store::ArtworkUpdate& update) {
+    auto known = database.artwork_with_hash(update.content_hash);
+    if (!known) {
+      return false;
+    }
+    update.width = known->width;
+    update.height = known->height;
+    update.renditions = std::move(known->renditions);
+    return true;
   }
 
   const std::string& m_database_url;
@@ -288,7 +290,8 @@ private:
   std::filesystem::path m_folder;
   std::vector<std::unique_ptr<Lane>> m_lanes;
   std::unordered_map<std::int64_t, store::ArtworkRecord> m_claimed;
-  std::mutex m_mutex; // guards the members below
+  std::vector<ArtJob> m_staged; // fetched, waiting for room in their lane
+  std::mutex m_mutex;           // guards the members below
   ArtSummary m_summary;
   std::exception_ptr m_error;
   std::atomic<bool> m_failed{false};

@@ -22,6 +22,17 @@ public:
     m_not_empty.notify_one();
   }
 
+  // Push without waiting; false (and `job` left as it was) when the queue is full.
+  bool try_push(Job& job) {
+    std::lock_guard lock(m_mutex);
+    if (m_jobs.size() >= m_capacity) {
+      return false;
+    }
+    m_jobs.push_back(std::move(job));
+    m_not_empty.notify_one();
+    return true;
+  }
+
   // The next job; nullopt once closed and drained.
   std::optional<Job> pop() {
     std::unique_lock lock(m_mutex);

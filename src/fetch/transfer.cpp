@@ -139,7 +139,9 @@ curl_socket_t on_open_socket(void* user, curlsocktype, curl_sockaddr* address) {
       return CURL_SOCKET_BAD;
     }
   }
-  return socket(address->family, address->socktype, address->protocol);
+  // Close-on-exec, as curl's own sockets are: a child process (the image helper) must not
+  // hold a connection to a feed's host.
+  return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
 }
 
 HeaderList request_headers(const FetchRequest& request) {

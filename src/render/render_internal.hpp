@@ -218,11 +218,6 @@ std::string escape_xml(std::string_view text);
 // True when `file` already holds exactly `content`.
 bool holds(const std::filesystem::path& file, std::string_view content);
 
-// Write content to file through a temporary name in the same folder and a rename. Throws
-// core::EnvironmentError (with the system's reason, e.g. "No space left on device") when
-// writing fails.
-void write_file_atomically(const std::filesystem::path& file, std::string_view content);
-
 // The files of the site at out_dir as one render changes them (the layout beside the site and
 // the guarantees are described in staging.cpp). One render at a time holds a site: the
 // constructor takes its lock (core::EnvironmentError when another render holds it) and first

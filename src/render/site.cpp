@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/files.hpp"
 #include "render_internal.hpp"
 
 namespace podcrawl::render {
@@ -701,7 +702,7 @@ struct SiteWriter::Impl {
     for (const auto& path : list_paths) {
       text += (path.empty() ? "/" : path) + "\n";
     }
-    internal::write_file_atomically(files.staged_state_file(k_lists_file), text);
+    core::write_file_atomically(files.staged_state_file(k_lists_file), text);
   }
 };
 
@@ -825,8 +826,8 @@ RenderSummary SiteWriter::publish(const std::string& snapshot) {
   state.rendered_at = impl.now;
   state.lists_expire_at = impl.lists_rendered || !impl.published ? impl.lists_expire_at.load()
                                                                  : impl.published->lists_expire_at;
-  internal::write_file_atomically(impl.files.staged_state_file(k_state_file),
-                                  internal::render_state_text(state));
+  core::write_file_atomically(impl.files.staged_state_file(k_state_file),
+                              internal::render_state_text(state));
   impl.files.commit();
   RenderSummary summary;
   summary.pages = impl.pages + 1 + static_cast<std::int64_t>(renderer.locales().size());

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/files.hpp"
 #include "render_internal.hpp"
 
 // How a render changes the published site without ever leaving half of it, and without touching
@@ -212,7 +213,7 @@ bool SiteFiles::write(const std::string& relative, std::string_view content) {
       return false;
     }
   }
-  write_file_atomically(staged, content);
+  core::write_file_atomically(staged, content);
   ++m_written;
   return true;
 }
@@ -264,7 +265,7 @@ void SiteFiles::commit() {
     for (const auto& relative : m_removals) {
       removals += relative + "\n";
     }
-    write_file_atomically(m_update / "committed", removals);
+    core::write_file_atomically(m_update / "committed", removals);
     m_committed = true;
     apply_update();
     return;
@@ -300,40 +301,6 @@ void SiteFiles::apply_update() {
   move_tree(m_update / "state", m_state);
   std::error_code error;
   fs::remove_all(m_update, error);
-}
-
-void write_file_atomically(const fs::path& file, std::string_view content) {
-  std::error_code error;
-  fs::create_directories(file.parent_path(), error);
-  const fs::path temporary = beside(file, ".tmp-" + std::to_string(static_cast<long>(::getpid())));
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw core::EnvironmentError("cannot write " + temporary.string() + ": " + error_text(errno));
-  }
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      const int number = n < 0 ? errno : ENOSPC;
-      ::close(fd);
-      fs::remove(temporary, error);
-      throw core::EnvironmentError("cannot write " + file.string() + ": " + error_text(number));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0) {
-    const int number = errno;
-    fs::remove(temporary, error);
-    throw core::EnvironmentError("cannot write " + file.string() + ": " + error_text(number));
-  }
-  fs::rename(temporary, file, error);
-  if (error) {
-    fs::remove(temporary, error);
-    throw core::EnvironmentError("cannot write " + file.string() + ": " + error.message());
-  }
 }
 
 } // namespace podcrawl::render::internal

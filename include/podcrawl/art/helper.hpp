@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,23 +19,31 @@ std::string encode_answer(const PreparedArt& art);
 // The answer a frame holds; nullopt when it is not one encode_answer wrote.
 std::optional<PreparedArt> decode_answer(std::string_view frame);
 
-// The longest frame either side accepts: a request of ImageLimits' largest byte bound, or an
-// answer of renditions of at most the largest width.
-inline constexpr std::size_t k_max_frame_bytes = 256 * 1024 * 1024;
+// The longest answer the crawler accepts: WebP renditions at most 1,400 pixels wide of an image
+// within ImageLimits' pixel bound are far smaller.
+inline constexpr std::size_t k_max_answer_bytes = 64 * 1024 * 1024;
 
-// Read one frame from `fd`: its payload, or nullopt at end of input, on a read error or on a
-// frame over `max_bytes`.
-std::optional<std::string> read_frame(int fd, std::size_t max_bytes);
-// Write one frame to `fd`; false when the other side is gone.
-bool write_frame(int fd, std::string_view payload);
+using Deadline = std::chrono::steady_clock::time_point;
 
-// A `podcrawl-art` child process and the socket to it. prepare() sends an image and waits for
-// its answer; when the child has died (an image crashed its decoder, say) the image is refused
-// as broken and the next call starts a new child. Not thread-safe: one per thread.
+// Read one frame from `fd`: its payload, or nullopt at end of input, on a read error, on a
+// frame over `max_bytes`, or when the whole frame has not arrived by `deadline`.
+std::optional<std::string> read_frame(int fd, std::size_t max_bytes,
+                                      std::optional<Deadline> deadline = std::nullopt);
+// Write one frame to `fd`; false when the other side is gone or has not taken it all by
+// `deadline`.
+bool write_frame(int fd, std::string_view payload, std::optional<Deadline> deadline = std::nullopt);
+
+// A `podcrawl-art` child process and the socket to it. prepare() sends an image and waits a
+// bounded time for its whole answer. A child that dies, stalls or answers nonsense is killed and
+// the image tried once more on a new one; an image that stops two is refused as broken. A
+// helper that cannot be started throws core::EnvironmentError: that is an installation's
+// fault, not an image's. Not thread-safe: one per thread.
 class ArtHelper {
 public:
-  // `program`: the podcrawl-art executable. Nothing is started until the first image.
-  ArtHelper(std::filesystem::path program, ImageLimits limits);
+  // `program`: the podcrawl-art executable. Nothing is started until the first image, which
+  // may take `image_timeout` from its first byte sent to its answer's last byte received.
+  ArtHelper(std::filesystem::path program, ImageLimits limits,
+            std::chrono::milliseconds image_timeout = std::chrono::seconds(30));
   ~ArtHelper();
   ArtHelper(const ArtHelper&) = delete;
   ArtHelper& operator=(const ArtHelper&) = delete;
@@ -41,11 +51,15 @@ public:
   PreparedArt prepare(std::string_view image);
 
 private:
-  bool start();
+  void start();
   void stop();
+  // The answer of one exchange with the helper (started when needed); nullopt when it failed,
+  // and the helper is then gone.
+  std::optional<PreparedArt> ask(std::string_view image);
 
   std::filesystem::path m_program;
   ImageLimits m_limits;
+  std::chrono::milliseconds m_image_timeout;
   int m_socket = -1;
   int m_pid = -1;
 };

@@ -23,6 +23,8 @@ std::string content_hash(std::string_view body);
 
 // SHA-1 (RFC 3174) of bytes. Used for name-based UUIDs, never for security.
 std::array<std::uint8_t, 20> sha1(std::string_view bytes);
+// sha1() as 40 lower-case hex digits: the content address of a stored file.
+std::string sha1_hex(std::string_view bytes);
 
 // The name-based UUID (version 5, RFC 4122 section 4.3) of name within namespace_uuid, in
 // lower-case 8-4-4-4-12 form. Returns an empty string when namespace_uuid is not a UUID.

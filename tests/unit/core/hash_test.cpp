@@ -8,16 +8,6 @@
 namespace podcrawl::core {
 namespace {
 
-std::string hex(const std::array<std::uint8_t, 20>& digest) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string text;
-  for (const auto byte : digest) {
-    text += k_digits[byte >> 4];
-    text += k_digits[byte & 0x0F];
-  }
-  return text;
-}
-
 struct HashCase {
   std::string input;
   const char* expected;
@@ -40,7 +30,7 @@ TEST(Sha1, MatchesTheRfc3174TestVectorsAndTheBlockBoundaries) {
       {std::string(64, 'a'), "0098ba824b5c16427bd7a1122a5a442a25ec644d"},
   };
   for (const auto& c : cases) {
-    EXPECT_EQ(hex(sha1(c.input)), c.expected) << c.input.size() << " bytes";
+    EXPECT_EQ(sha1_hex(c.input), c.expected) << c.input.size() << " bytes";
   }
 }
 
