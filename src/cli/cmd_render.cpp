@@ -177,6 +177,7 @@ render::SiteOptions site_options(const Context& context, const std::string& loca
     throw core::UsageError("--locales: no locale given");
   }
   options.site_url = site_url.empty() ? context.config.render.site_url : site_url;
+  options.art_dir = core::art_dir(context.config);
   return options;
 }
 
@@ -216,6 +217,10 @@ void add_render_command(CLI::App& app, Context& context) {
     std::cout << (summary.updated ? "updated " : "rendered ") << options->out << ": "
               << summary.pages << " pages for " << shows << " shows, " << summary.written
               << " files written, " << summary.removed << " removed\n";
+    if (summary.missing_art > 0) {
+      spdlog::warn("render: {} cover art files the pages link are missing from {}",
+                   summary.missing_art, site.art_dir.string());
+    }
   });
 }
 

@@ -407,4 +407,8 @@ std::filesystem::path data_dir() {
   return PODCRAWL_SOURCE_DIR;
 }
 
+std::filesystem::path art_dir(const Config& config) {
+  return config.art.dir.is_absolute() ? config.art.dir : config.source_dir / config.art.dir;
+}
+
 } // namespace podcrawl::core

@@ -57,7 +57,7 @@ public:
         m_config(config),
         m_options(options),
         m_database(database_url),
-        m_folder(art_folder(config)) {}
+        m_folder(core::art_dir(config)) {}
 
   ArtSummary execute() {
     std::error_code error;
@@ -298,10 +298,6 @@ private:
 };
 
 } // namespace
-
-std::filesystem::path art_folder(const core::Config& config) {
-  return config.art.dir.is_absolute() ? config.art.dir : config.source_dir / config.art.dir;
-}
 
 ArtSummary refresh_artwork(const std::string& database_url, const core::Config& config,
                            const ArtOptions& options) {

@@ -457,24 +457,21 @@ private:
       }
       return;
     }
-    if (!write_open_tag(element, *rule)) {
-      return;
-    }
+    write_open_tag(element, *rule);
     if (!contains(internal::k_void_tags, element.tag)) {
       write_children(node, depth + 1);
       m_out.append("</").append(gumbo_normalized_tagname(element.tag)).append(">");
     }
   }
 
-  // Write the start tag with its allowed attributes; false when the element is pointless
-  // without an attribute that was refused (an image without a source).
-  bool write_open_tag(const GumboElement& element, const TagRule& rule) {
+  // Write the start tag with its allowed attributes.
+  void write_open_tag(const GumboElement& element, const TagRule& rule) {
     m_attributes.clear();
     for (unsigned int i = 0; i < element.attributes.length; ++i) {
       const auto* attribute = static_cast<const GumboAttribute*>(element.attributes.data[i]);
       m_attributes.push_back({attribute->name, attribute->value});
     }
-    return internal::append_start_tag(m_out, element.tag, rule, m_attributes, m_base_url);
+    internal::append_start_tag(m_out, element.tag, rule, m_attributes, m_base_url);
   }
 
   std::string_view m_base_url;
@@ -659,11 +656,9 @@ std::size_t literal_character_length(std::string_view text, std::size_t at) {
   return length != 0 && is_literal_code_point(code) ? length : 0;
 }
 
-bool append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
+void append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
                       std::span<const Attribute> attributes, std::string_view base_url) {
-  std::size_t mark = out.size();
   out.append("<").append(gumbo_normalized_tagname(tag));
-  bool has_source = false;
   for (const Attribute& attribute : attributes) {
     std::string_view name = attribute.name;
     if (!has_token(rule.attributes, name) && !has_token(k_global_attributes, name)) {
@@ -686,20 +681,14 @@ bool append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
     if (!value) {
       continue;
     }
-    has_source = has_source || name == "src";
     out.append(" ").append(name).append("=\"");
     append_escaped(out, *value, k_escape_attribute);
     out += '"';
-  }
-  if (tag == GUMBO_TAG_IMG && !has_source) {
-    out.resize(mark);
-    return false;
   }
   if (tag == GUMBO_TAG_A) {
     out.append(" rel=\"").append(k_link_rel).append("\"");
   }
   out += '>';
-  return true;
 }
 
 std::string sanitize_parsed(std::string_view html, std::string_view base_url) {

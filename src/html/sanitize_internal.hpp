@@ -33,10 +33,7 @@ inline constexpr std::string_view k_global_attributes = "title lang dir";
 // Attributes whose value is checked; any other allowed attribute is plain text.
 inline constexpr std::array k_attribute_rules = {
     AttributeRule{"href", AttributeKind::url},
-    AttributeRule{"src", AttributeKind::url},
     AttributeRule{"cite", AttributeKind::url},
-    AttributeRule{"width", AttributeKind::number},
-    AttributeRule{"height", AttributeKind::number},
     AttributeRule{"colspan", AttributeKind::number},
     AttributeRule{"rowspan", AttributeKind::number},
     AttributeRule{"start", AttributeKind::number},
@@ -68,7 +65,6 @@ inline constexpr std::array k_allowed_tags = {
     TagRule{GUMBO_TAG_H4, ""},
     TagRule{GUMBO_TAG_H5, ""},
     TagRule{GUMBO_TAG_H6, ""},
-    TagRule{GUMBO_TAG_IMG, "src alt width height"},
     TagRule{GUMBO_TAG_FIGURE, ""},
     TagRule{GUMBO_TAG_FIGCAPTION, ""},
     TagRule{GUMBO_TAG_SPAN, ""},
@@ -107,7 +103,7 @@ inline constexpr std::array k_dropped_with_content = {
 };
 
 // Elements written without a closing tag.
-inline constexpr std::array k_void_tags = {GUMBO_TAG_BR, GUMBO_TAG_HR, GUMBO_TAG_IMG};
+inline constexpr std::array k_void_tags = {GUMBO_TAG_BR, GUMBO_TAG_HR};
 
 // Elements that separate words: when unwrapped or turned into plain text they leave a space.
 inline constexpr std::array k_block_tags = {
@@ -248,7 +244,6 @@ inline constexpr std::array k_well_formed_elements = {
     WellFormedElement{"h5", GUMBO_TAG_H5, Placement::heading},
     WellFormedElement{"h6", GUMBO_TAG_H6, Placement::heading},
     WellFormedElement{"br", GUMBO_TAG_BR, Placement::void_phrasing},
-    WellFormedElement{"img", GUMBO_TAG_IMG, Placement::void_phrasing},
     WellFormedElement{"hr", GUMBO_TAG_HR, Placement::void_block},
 };
 
@@ -285,9 +280,8 @@ struct Attribute {
 const TagRule* find_rule(GumboTag tag);
 
 // Append the start tag of an allowed element with the attributes its rule keeps, checked and
-// escaped; false (and nothing appended) when the element is pointless without an attribute
-// that was refused (an image without a source).
-bool append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
+// escaped.
+void append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
                       std::span<const Attribute> attributes, std::string_view base_url);
 
 // Return text as HTML: line breaks become <br>, carriage returns go, the rest is escaped.

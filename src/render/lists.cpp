@@ -17,6 +17,7 @@ Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
   item.set("by_before", by.before);
   item.set("by_after", by.after);
   item.set("episode_count", localizer.count("episodes", show.episode_count));
+  set_artwork(item, localizer, show.artwork, show.title, from_path, ArtPlace::list);
   return item;
 }
 

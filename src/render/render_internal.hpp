@@ -26,11 +26,12 @@ constexpr std::string_view k_stylesheet_file = "site.css";
 constexpr std::string_view k_locale_script_file = "choose-locale.js";
 
 // Every page's Content-Security-Policy (a meta element, so it holds wherever the site is hosted):
-// the site's stylesheet, images and media from the web, the search form sent to the site itself,
+// the site's stylesheet, images from the site itself (its cover art), media from the web (the
+// episodes' audio), the search form sent to the site itself,
 // and nothing else: no script, no inline style, no plugin, no base URL. The language chooser
 // adds script-src 'self'.
 constexpr std::string_view k_content_security_policy =
-    "default-src 'none'; style-src 'self'; img-src http: https:; media-src http: https:;"
+    "default-src 'none'; style-src 'self'; img-src 'self'; media-src http: https:;"
     " base-uri 'none'; form-action 'self'";
 
 struct Templates {
@@ -92,6 +93,21 @@ Data episode_item(const Site& site, const l10n::Localizer& localizer, std::strin
 // A show as an item of a list on the page at from_path: title, link, author, episode count.
 Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
                std::string_view from_path);
+
+// Where cover art is shown: large at the head of a show or episode page, small in a list.
+enum class ArtPlace { page, list };
+// The path of a rendition's file relative to the site's root: art/<hash>-<width>.webp.
+std::string art_path(const store::StoredArtwork& artwork, const store::ArtRendition& rendition);
+// True when the show has cover art to show: renditions made, under a content address.
+bool has_artwork(const std::optional<store::StoredArtwork>& artwork);
+// Sets `art` for an <img> of a show's cover art on the page at from_path (src, srcset, sizes,
+// width, height and a localized alt naming `title`), or to false when the show has none: the
+// template then draws a placeholder in CSS.
+void set_artwork(Data& data, const l10n::Localizer& localizer,
+                 const std::optional<store::StoredArtwork>& artwork, std::string_view title,
+                 std::string_view from_path, ArtPlace place);
+// The absolute URL of the widest rendition, for og:image and JSON-LD; "" when there is none.
+std::string artwork_url(const Site& site, const std::optional<store::StoredArtwork>& artwork);
 
 // Page data, one builder per page kind; each carries the shared frame (head, header, footer).
 Data root_page(const Site& site);
@@ -244,6 +260,12 @@ public:
   // Stage a file of the site (a path relative to its root) unless the published one holds
   // exactly `content`; true when it was written. Safe from several threads at once.
   bool write(const std::string& relative, std::string_view content);
+  // Stage a file whose name is its content's hash from `source`: nothing when this render
+  // staged it already or an update finds it published; a replacement keeps the published file
+  // (a hard link); else the source is hard-linked, or copied across file systems. Throws
+  // core::EnvironmentError when it cannot be copied.
+  enum class Placed { written, kept, missing };
+  Placed place(const std::string& relative, const std::filesystem::path& source);
   // Remove a published file or folder at commit (an update; a replacement never has it);
   // nothing when there is none.
   void remove(const std::string& relative);

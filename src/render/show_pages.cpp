@@ -29,8 +29,9 @@ void set_duration(Data& data, const l10n::Localizer& localizer,
   }
 }
 
-void set_image(Data& data, std::string_view url) {
-  const std::string image = http_url_or_empty(url);
+// og:image: the site's own copy of the show's cover art, never the feed's image URL.
+void set_image(Data& data, const Site& site, const std::optional<store::StoredArtwork>& artwork) {
+  const std::string image = artwork_url(site, artwork);
   data.set("has_og_image", !image.empty());
   data.set("og_image", image);
 }
@@ -221,7 +222,8 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
                : feed_page_title(localizer, show.title);
   Data data = page_frame(site, localizer, path, title);
   data.set("og_title", show.title);
-  set_image(data, show.image);
+  set_image(data, site, stored.artwork);
+  set_artwork(data, localizer, stored.artwork, show.title, path, ArtPlace::page);
   data.set("has_json_ld", true);
   data.set("json_ld", show_json_ld(site, localizer, model));
   data.set("has_page_name", page > 1);
@@ -269,7 +271,8 @@ Data episode_page(const Site& site, const l10n::Localizer& localizer,
   Data data = page_frame(site, localizer, path, feed_page_title(localizer, title));
   data.set("og_title", title);
   data.set("og_type", "article");
-  set_image(data, episode.image.empty() ? stored.show.image : episode.image);
+  set_image(data, site, stored.artwork);
+  set_artwork(data, localizer, stored.artwork, stored.show.title, path, ArtPlace::page);
   data.set("has_json_ld", true);
   data.set("json_ld", episode_json_ld(site, localizer, model));
   set_meta_description(data, episode.description);

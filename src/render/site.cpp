@@ -63,7 +63,7 @@ void compile_template(Template& target, const std::filesystem::path& dir, std::s
 // partial shares its includer's context and line.
 std::string template_text(const std::filesystem::path& dir, std::string_view name) {
   std::string text = read_template(dir, name);
-  for (const char* partial_name : {"head", "foot", "show_list", "pagination"}) {
+  for (const char* partial_name : {"head", "foot", "show_list", "pagination", "art"}) {
     const std::string tag = "{{> " + std::string(partial_name) + "}}";
     const std::string partial = read_partial(dir, partial_name);
     for (std::size_t at = text.find(tag); at != std::string::npos;
@@ -488,6 +488,7 @@ struct SiteWriter::Impl {
   std::optional<PreviousRender> previous;
   std::atomic<std::int64_t> pages{0};
   std::int64_t skipped_shows = 0;
+  std::int64_t missing_art = 0;
 
   // Shows handed over by this render: their records in the pending file, their expiry here.
   std::ofstream pending;
@@ -554,6 +555,19 @@ struct SiteWriter::Impl {
   bool updating() const { return previous.has_value(); }
 
   void write(const std::string& file, std::string_view content) { files.write(file, content); }
+
+  // The cover art files a show's pages link, from the art folder into the site's art/.
+  void place_artwork(const std::optional<store::StoredArtwork>& artwork) {
+    if (options.art_dir.empty() || !internal::has_artwork(artwork)) {
+      return;
+    }
+    for (const store::ArtRendition& rendition : artwork->renditions) {
+      const auto placed = files.place(
+          internal::art_path(*artwork, rendition),
+          options.art_dir / store::art_file_name(artwork->content_hash, rendition.width));
+      missing_art += placed == internal::SiteFiles::Placed::missing ? 1 : 0;
+    }
+  }
 
   void write_page(const std::string& locale, const std::string& path, const std::string& html) {
     files.write(locale + "/" + path + "index.html", html);
@@ -759,6 +773,7 @@ void SiteWriter::write_show(const store::ShowPages& show) {
   if (const std::string opml = internal::show_opml(show.show); !opml.empty()) {
     m_impl->write(internal::opml_path(slug), opml);
   }
+  m_impl->place_artwork(show.show.artwork);
   const std::int64_t pages = record.pages;
   m_impl->each_locale(
       std::make_shared<const store::ShowPages>(show),
@@ -834,6 +849,7 @@ RenderSummary SiteWriter::publish(const std::string& snapshot) {
   summary.written = impl.files.written();
   summary.removed = impl.files.removed();
   summary.skipped_shows = impl.skipped_shows;
+  summary.missing_art = impl.missing_art;
   summary.updated = impl.updating();
   return summary;
 }

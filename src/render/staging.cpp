@@ -218,6 +218,47 @@ bool SiteFiles::write(const std::string& relative, std::string_view content) {
   return true;
 }
 
+SiteFiles::Placed SiteFiles::place(const std::string& relative, const fs::path& source) {
+  const fs::path published = m_site / relative;
+  const fs::path staged = m_staging / "site" / relative;
+  std::error_code error;
+  if (fs::exists(staged, error)) {
+    return Placed::kept;
+  }
+  const bool is_published = fs::is_regular_file(published, error);
+  if (is_published && m_mode == Mode::update) {
+    return Placed::kept;
+  }
+  const fs::path& from = is_published ? published : source;
+  if (!is_published && !fs::is_regular_file(source, error)) {
+    return Placed::missing;
+  }
+  fs::create_directories(staged.parent_path(), error);
+  error.clear();
+  fs::create_hard_link(from, staged, error);
+  if (error) {
+    // Another file system: a copy, renamed into place so that no reader sees half of it.
+    const fs::path temporary =
+        beside(staged, ".tmp-" + std::to_string(static_cast<long>(::getpid())));
+    error.clear();
+    fs::copy_file(from, temporary, fs::copy_options::overwrite_existing, error);
+    if (!error) {
+      fs::rename(temporary, staged, error);
+    }
+    if (error) {
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      throw core::EnvironmentError("cannot copy " + from.string() +
+                                   " into the site: " + error.message());
+    }
+  }
+  if (is_published) {
+    return Placed::kept;
+  }
+  ++m_written;
+  return Placed::written;
+}
+
 void SiteFiles::remove(const std::string& relative) {
   std::error_code error;
   if (m_mode == Mode::replace || !fs::exists(fs::symlink_status(m_site / relative, error))) {

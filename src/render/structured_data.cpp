@@ -67,7 +67,7 @@ std::string show_json_ld(const Site& site, const l10n::Localizer& localizer,
   set_if(json, "description", html::plain_text(show.description, k_json_description_chars));
   set_if(json, "inLanguage", language_tag_or_empty(show.effective_language));
   set_if(json, "webFeed", http_url_or_empty(stored.feed_url));
-  set_if(json, "image", http_url_or_empty(show.image));
+  set_if(json, "image", artwork_url(site, stored.artwork));
   set_if(json, "sameAs", http_url_or_empty(show.link));
   if (!show.author.empty()) {
     json["author"] = {{"@type", "Person"}, {"name", show.author}};

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -38,6 +40,10 @@ constexpr auto k_listen_start_wait = std::chrono::seconds(5);
 constexpr auto k_poll_interval = std::chrono::seconds(2);
 // /metrics reads the directory's counts at most this often.
 constexpr std::int64_t k_stats_lifetime_seconds = 15;
+// A cover art file's Cache-Control: its URL names its bytes for good.
+constexpr std::string_view k_immutable_cache_control = "public, max-age=31536000, immutable";
+// Largest art file answered; the crawler's renditions are far smaller.
+constexpr std::uintmax_t k_max_art_file_bytes = 16 * 1024 * 1024;
 // The tag of every list page (home, categories, languages): any change of a show may change them.
 constexpr const char* k_lists_tag = "lists";
 
@@ -308,9 +314,42 @@ struct LiveDirectory::Impl {
   }
 
   Page render_page(const Route& route, std::int64_t at) {
+    if (route.kind == Kind::art) {
+      return art_page(route);
+    }
     return with_database([&](store::Database& database, render::Renderer& renderer) {
       return load_and_render(database, renderer, route, at);
     });
+  }
+
+  // A cover art file from the art folder, as the crawler wrote it; null when there is none.
+  // Its name is its content's hash, so it is cached for good and never compressed (WebP is).
+  Page art_page(const Route& route) const {
+    if (options.site.art_dir.empty()) {
+      return nullptr;
+    }
+    const std::filesystem::path file = options.site.art_dir / route.slug;
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    if (error || size > k_max_art_file_bytes) {
+      return nullptr;
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+      return nullptr;
+    }
+    const auto modified = std::filesystem::last_write_time(file, error);
+    const std::int64_t last_modified =
+        error ? -1
+              : std::chrono::duration_cast<std::chrono::seconds>(
+                    std::chrono::file_clock::to_sys(modified).time_since_epoch())
+                    .count();
+    auto page = make_page(std::move(bytes), "image/webp", last_modified, k_never, {});
+    page->gzip_pending = false;
+    page->brotli_pending = false;
+    page->immutable = true;
+    return page;
   }
 
   // Results depend on the words, so they are never cached; each answer is rendered at once and
@@ -406,9 +445,10 @@ struct LiveDirectory::Impl {
     }
     const std::int64_t max_age =
         std::clamp<std::int64_t>(page.expires_at - at, 0, options.config.max_age_seconds);
-    response.headers.emplace_back("Cache-Control", status == 200
-                                                       ? "max-age=" + std::to_string(max_age)
-                                                       : std::string("no-cache"));
+    response.headers.emplace_back("Cache-Control", status != 200 ? std::string("no-cache")
+                                                   : page.immutable
+                                                       ? std::string(k_immutable_cache_control)
+                                                       : "max-age=" + std::to_string(max_age));
     response.headers.emplace_back("Vary", "Accept-Encoding");
     add_security_headers(response);
     if (status == 200 && http::not_modified(request, etag, page.last_modified)) {

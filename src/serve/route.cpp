@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "podcrawl/core/hash.hpp"
+#include "podcrawl/store/artwork.hpp"
 
 namespace podcrawl::serve {
 
@@ -154,6 +155,11 @@ Route route_file(const std::vector<std::string_view>& parts,
     route.slug = std::string(name.substr(0, name.size() - 5));
     return route;
   }
+  if (parts.size() == 2 && parts[0] == "art" && store::is_art_file_name(name)) {
+    route.kind = Kind::art;
+    route.slug = std::string(name);
+    return route;
+  }
   if (parts.size() == 2 && name == "404.html" &&
       std::find(locales.begin(), locales.end(), parts[0]) != locales.end()) {
     route.kind = Kind::not_found_page;
@@ -223,6 +229,9 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
     case Kind::opml:
       result.key = "opml/" + result.slug + ".opml";
       break;
+    case Kind::art:
+      result.key = "art/" + result.slug;
+      break;
     case Kind::not_found_page:
       result.key = result.locale + "/404.html";
       break;
@@ -275,6 +284,8 @@ const char* to_string(Route::Kind kind) {
       return "metrics";
     case Kind::opml:
       return "opml";
+    case Kind::art:
+      return "art";
     case Kind::home:
       return "home";
     case Kind::not_found_page:

@@ -74,10 +74,6 @@ std::optional<StoredArtwork> artwork_from_text(const pqxx::field& field) {
   return art;
 }
 
-std::string art_file_name(const std::string& content_hash, int width) {
-  return content_hash + "-" + std::to_string(width) + ".webp";
-}
-
 void Database::enlist_artwork() {
   guarded(m_impl->redacted_url, "list cover art", [&] {
     pqxx::work txn(m_impl->connection);

@@ -26,6 +26,7 @@
 #include <zlib.h>
 
 #include "directory_fixture.hpp"
+#include "support/images.hpp"
 #include "support/loopback_server.hpp"
 
 namespace podcrawl {
@@ -214,9 +215,17 @@ protected:
     }
     m_tech->set(testing::tech_feed(), "\"tech-1\"");
     m_tech->serve(m_feeds, "/tech.xml");
-    m_feeds.serve_feed("/ar.xml", testing::arabic_feed(), "application/rss+xml", "\"ar-1\"");
+    // The Arabic show has cover art, kept in the test's own art folder.
+    m_feeds.serve_feed("/cover.jpg", testing::noise_jpeg(300, 300), "image/jpeg", "\"cover-1\"");
+    std::string arabic = testing::arabic_feed();
+    const std::string language = "<language>ar</language>";
+    arabic.insert(arabic.find(language) + language.size(),
+                  "<itunes:image href=\"" + m_feeds.url("/cover.jpg") + "\"/>");
+    m_feeds.serve_feed("/ar.xml", arabic, "application/rss+xml", "\"ar-1\"");
+    testing::write_file(art_config(), art_lines());
     add_opml({m_feeds.url("/tech.xml"), m_feeds.url("/ar.xml")});
-    const auto crawled = run({"--allow-private-networks", "crawl"});
+    const auto crawled =
+        run({"--config", art_config().string(), "--allow-private-networks", "crawl"});
     ASSERT_EQ(crawled.status, 0) << crawled.out;
     m_tech_slug = slugs_by_url().at(m_feeds.url("/tech.xml"));
   }
@@ -226,7 +235,7 @@ protected:
   // stderr while it runs, and a full pipe would stall it.
   int start_serve(const std::string& serve_lines = "") {
     const auto config = m_dir.path() / "serve.toml";
-    testing::write_file(config, "[serve]\naccess_log = false\n" + serve_lines);
+    testing::write_file(config, art_lines() + "[serve]\naccess_log = false\n" + serve_lines);
     std::vector<std::string> arguments = {"--config", config.string()};
     for (const char* argument : {"serve", "--port", "0", "--locales", "ar,en", "--now", k_now}) {
       arguments.emplace_back(argument);
@@ -242,6 +251,10 @@ protected:
   }
 
   std::string show_address() const { return "/en/podcasts/" + m_tech_slug + "/"; }
+  std::filesystem::path art_config() const { return m_dir.path() / "art.toml"; }
+  std::string art_lines() const {
+    return "[art]\ndir = \"" + (m_dir.path() / "art").string() + "\"\n";
+  }
   void expect_a_new_episode_on_the_live_pages(int port);
 
   testing::LoopbackServer m_feeds;
@@ -252,8 +265,8 @@ protected:
 
 TEST_F(LiveServe, AnswersEveryFileRenderWritesWithTheSameBytes) {
   const auto site = m_dir.path() / "site";
-  const auto rendered =
-      run({"render", "--out", site.string(), "--locales", "ar,en", "--now", k_now});
+  const auto rendered = run({"--config", art_config().string(), "render", "--out", site.string(),
+                             "--locales", "ar,en", "--now", k_now});
   ASSERT_EQ(rendered.status, 0) << rendered.out;
   const int port = start_serve();
   ASSERT_NE(port, 0);
@@ -281,6 +294,14 @@ TEST_F(LiveServe, AnswersEveryFileRenderWritesWithTheSameBytes) {
   EXPECT_GE(compared, 2 * (1 + 2 + 2 + 3 + 84 + 1) + 3);
   EXPECT_GE(by_kind[".opml"], 2);
   EXPECT_EQ(by_kind[".css"], 1);
+  // The cover art's two widths (160 px and the original 300), cached for good.
+  EXPECT_EQ(by_kind[".webp"], 2);
+  for (const auto& entry : std::filesystem::directory_iterator(site / "art")) {
+    const Answer art = get(port, "/art/" + entry.path().filename().string());
+    EXPECT_EQ(art.header("content-type"), "image/webp");
+    EXPECT_EQ(art.header("cache-control"), "public, max-age=31536000, immutable");
+  }
+  EXPECT_EQ(get(port, "/art/0123456789abcdef0123456789abcdef01234567-160.webp").status, 404);
 
   const Answer missing = get(port, "/ar/podcasts/no-such-show/");
   EXPECT_EQ(missing.status, 404);

@@ -104,4 +104,7 @@ std::optional<std::filesystem::path> default_config_file();
 // source tree the binary was built from.
 std::filesystem::path data_dir();
 
+// Where cover art files are kept: [art] dir, a relative one taken from config.source_dir.
+std::filesystem::path art_dir(const Config& config);
+
 } // namespace podcrawl::core

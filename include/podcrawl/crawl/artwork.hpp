@@ -31,11 +31,9 @@ struct ArtSummary {
 // podcrawl-art helper, and its renditions are written to the art folder as
 // <sha1>-<width>.webp; bytes already seen under another URL reuse that URL's files. A failure
 // is recorded with its image and never touches a feed. Throws core::EnvironmentError when the
-// database is unreachable or the art folder cannot be written.
+// database is unreachable, the art folder (core::art_dir) cannot be written, or the helper
+// cannot be started.
 ArtSummary refresh_artwork(const std::string& database_url, const core::Config& config,
                            const ArtOptions& options);
-
-// The art folder: [art] dir, taken from the data folder when relative.
-std::filesystem::path art_folder(const core::Config& config);
 
 } // namespace podcrawl::crawl

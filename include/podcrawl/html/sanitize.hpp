@@ -26,8 +26,10 @@ inline constexpr std::string_view k_link_rel = "nofollow ugc noopener";
 // base_url and carry rel="nofollow ugc noopener"; URL attributes keep only http(s)/mailto.
 // Plain text (no tags) is escaped and returned with line breaks kept as <br>.
 // Elements that carry code or documents (script, style, svg, iframe, form, ...) are dropped
-// with their content; other unknown elements are dropped but their text kept. Headings h1-h6
-// are kept as they are. Text and attribute values come out escaped. Never throws on bad HTML.
+// with their content; other unknown elements are dropped but their text kept. Images are
+// dropped: a page shows no image from another host (cover art is the directory's own copy,
+// and its Content-Security-Policy allows no other). Headings h1-h6 are kept as they are. Text and
+// attribute values come out escaped. Never throws on bad HTML.
 std::string sanitize(std::string_view html, std::string_view base_url);
 
 // Return the visible text of the HTML, whitespace collapsed, cut at a word boundary to at most

@@ -31,6 +31,7 @@ struct CachedPage {
   std::int64_t expires_at = 0;               // Unix seconds: a miss from then on
   std::string content_type;
   std::vector<std::string> tags; // what it was made from, for invalidate_tag ("show:42")
+  bool immutable = false;        // content-addressed: the same URL never names other bytes
 };
 
 // The bytes a page counts for against the cache's limit: its bodies, strings and tags.

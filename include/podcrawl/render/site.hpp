@@ -17,6 +17,9 @@ struct SiteOptions {
   std::string site_url;                // absolute base for canonical, sitemap and hreflang links
   std::filesystem::path templates_dir; // templates/*.mustache
   std::filesystem::path locales_dir;   // config/locales/*.toml
+  // The crawler's cover art files ([art] dir): SiteWriter places those its pages link under
+  // art/ in the site, and the live directory answers /art/ from here. Empty: none published.
+  std::filesystem::path art_dir;
   // The latest a page's expires_at is set after `now`, even when no phrase on it changes
   // sooner: a day for the live directory's cache; SiteWriter uses a year, so an exported page is
   // rendered again only when a relative date on it reads otherwise.
@@ -98,6 +101,7 @@ struct RenderSummary {
   std::int64_t written = 0; // files written: new, or with new content
   std::int64_t removed = 0; // files and folders removed
   std::int64_t skipped_shows = 0; // shows whose slug is not a safe path segment
+  std::int64_t missing_art = 0;   // cover art files a page links that the art folder lacks
   bool updated = false;           // true: the published site was updated, not replaced
 };
 
@@ -137,8 +141,10 @@ public:
 
   void write_home(const store::HomePage& home);
   void write_list(const store::ShowListPage& list);
-  // The show's every page (its episode list pages and each episode) and its OPML file; pages an
-  // update leaves behind (fewer episodes than before) are removed.
+  // The show's every page (its episode list pages and each episode), its OPML file and its
+  // cover art files (art/<hash>-<width>.webp, linked from the art folder; a file several shows
+  // share is placed once, and one the published site has is kept). Pages an update leaves
+  // behind (fewer episodes than before) are removed; art files stay until the next --full.
   void write_show(const store::ShowPages& show);
   // An update: the show's pages are removed (it left the directory).
   void remove_show(const std::string& slug);

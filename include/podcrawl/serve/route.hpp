@@ -17,6 +17,7 @@ struct Route {
     script,         // "/choose-locale.js"
     metrics,        // "/metrics"
     opml,           // "/opml/<show>.opml"
+    art,            // "/art/<sha1>-<width>.webp", a cover art file (slug is its name)
     home,           // "/<locale>/"
     not_found_page, // "/<locale>/404.html", answered 200 as the file would be
     category,       // "/<locale>/categories/<slug>/[page/<n>/]"

@@ -30,9 +30,6 @@ const std::vector<std::string> k_accepted = {
     "<span><div>block in a span</div></span>",
     "<h1><b>x</b></h1><h2>y</h2>",
     "<p>line<br>break<br/>and<br />more</p>",
-    "<p><img src=\"cover.jpg\" alt=\"cover\" width=\"300\" height=\"300\"> caption</p>",
-    "<p><img alt=\"no source\"> text</p>",
-    "<p><img src=\"javascript:alert(1)\"> text</p>",
     "<hr><p>after a rule</p><hr/>",
     "<p><a href=\"javascript:alert(1)\" onclick=\"x()\">bad link</a></p>",
     "<p><a href=https://example.org/unquoted/>unquoted</a></p>",
@@ -45,7 +42,6 @@ const std::vector<std::string> k_accepted = {
     "<p>Q & A, 5 > 3 and a lone &</p>",
     "<ol start=\"3\"><li>three</li></ol><ol start=\"x\"><li>bad start</li></ol>",
     "<blockquote cite=\"https://example.org\">quoted</blockquote>",
-    "<figure><img src=\"a.png\"><figcaption>caption</figcaption></figure>",
     "<p><b><i><u><s><code><small>deep</small></code></s></u></i></b></p>",
     "<b><b><b><b>four</b></b></b></b>",
     "<p><sup>1</sup><sub>2</sub><abbr title=\"x\">abbr</abbr><cite>c</cite><q>q</q></p>",
@@ -61,6 +57,11 @@ const std::vector<std::string> k_accepted = {
 // Left to the parser: it would close, reopen or move something, or read a reference or a
 // character differently.
 const std::vector<std::string> k_refused = {
+    // Images: left to the parser, which drops them.
+    "<p><img src=\"cover.jpg\" alt=\"cover\" width=\"300\" height=\"300\"> caption</p>",
+    "<p><img alt=\"no source\"> text</p>",
+    "<p><img src=\"javascript:alert(1)\"> text</p>",
+    "<figure><img src=\"a.png\"><figcaption>caption</figcaption></figure>",
     "<p>one<p>two",
     "<p>para<ul><li>list</li></ul></p>",
     "<p>para<div>div</div></p>",

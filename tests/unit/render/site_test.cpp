@@ -51,7 +51,36 @@ feed::Episode make_episode(int number, std::int64_t published) {
   return episode;
 }
 
-// An English show with 83 episodes, the newest five weeks old, added four years ago.
+// The cover art of Hello World Tech, as the crawler stores it: three renditions of a square.
+constexpr const char* k_art_hash = "0123456789abcdef0123456789abcdef01234567";
+store::StoredArtwork hello_artwork() {
+  store::StoredArtwork artwork;
+  artwork.content_hash = k_art_hash;
+  artwork.width = 3000;
+  artwork.height = 3000;
+  for (const int width : {160, 400, 1400}) {
+    artwork.renditions.push_back({width, width, 4 + width});
+  }
+  return artwork;
+}
+
+// The art folder the renders read: one file for each rendition of hello_artwork(), its bytes
+// naming its width. One for the whole test program.
+const fs::path& art_folder() {
+  static const testing::TempDir folder;
+  static const bool made = [] {
+    for (const auto& rendition : hello_artwork().renditions) {
+      testing::write_file(folder.path() / store::art_file_name(k_art_hash, rendition.width),
+                          "RIFF" + std::to_string(rendition.width));
+    }
+    return true;
+  }();
+  (void)made;
+  return folder.path();
+}
+
+// An English show with 83 episodes, the newest five weeks old, added four years ago, with
+// cover art (its feed's image URL is on another host, which no page may link).
 store::StoredShow hello_world_tech() {
   store::StoredShow stored;
   stored.slug = "hello-world-tech";
@@ -65,6 +94,8 @@ store::StoredShow hello_world_tech() {
   stored.show.link = "https://hello.example/";
   stored.show.description = "<p>A show about <b>software</b>.</p>";
   stored.show.categories = {"Technology", "Tech News"};
+  stored.show.image = "https://images.example/hello.jpg";
+  stored.artwork = hello_artwork();
   for (int i = 0; i < 83; ++i) {
     stored.show.episodes.push_back(make_episode(83 - i, k_now - 35 * k_day - i * 17 * k_day));
     stored.episode_slugs.push_back("episode-" + std::to_string(83 - i));
@@ -128,6 +159,7 @@ TestOptions options_for(const fs::path& out_dir) {
   options.site.site_url = k_site_url + "/";
   options.site.templates_dir = k_source_dir / "templates";
   options.site.locales_dir = k_source_dir / "config" / "locales";
+  options.site.art_dir = art_folder();
   return options;
 }
 
@@ -176,7 +208,7 @@ RenderSummary render_site(std::vector<store::StoredShow> shows, const TestOption
     std::vector<store::ShowSummary> list;
     for (const auto* show : members) {
       list.push_back({show->slug, show->show.title, show->show.author, show->show.language,
-                      static_cast<std::int64_t>(show->show.episodes.size()), std::nullopt});
+                      static_cast<std::int64_t>(show->show.episodes.size()), show->artwork});
     }
     return list;
   };
@@ -372,7 +404,7 @@ TEST_F(RenderedSite, EpisodePageNumbersTheEpisodeAndLinksTranscriptsAndChapters)
 TEST_F(RenderedSite, EveryPageCarriesAStrictContentSecurityPolicy) {
   const std::string policy =
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &apos;none&apos;; "
-      "style-src &apos;self&apos;; img-src http: https:; media-src http: https:; base-uri "
+      "style-src &apos;self&apos;; img-src &apos;self&apos;; media-src http: https:; base-uri "
       "&apos;none&apos;; form-action &apos;self&apos;";
   int pages = 0;
   for (const auto& [name, content] : read_tree(m_dir.path())) {
@@ -410,6 +442,62 @@ TEST_F(RenderedSite, EveryPageCarriesAStrictContentSecurityPolicy) {
   EXPECT_NE(page("en/podcasts/hello-world-tech/index.html")
                 .find("<link rel=\"stylesheet\" href=\"../../../site.css\">"),
             std::string::npos);
+}
+
+// Cover art is the site's own copy: the files its pages link are placed under art/, each page
+// links them relatively with every width in srcset, og:image and JSON-LD name the widest, and
+// the feed's image URL appears nowhere. A show without art gets the placeholder.
+TEST_F(RenderedSite, ShowsCoverArtFromTheSitesOwnFolder) {
+  const std::string prefix = std::string("art/") + k_art_hash + "-";
+  for (const int width : {160, 400, 1400}) {
+    const std::string file = prefix + std::to_string(width) + ".webp";
+    EXPECT_EQ(page(file), "RIFF" + std::to_string(width)) << file;
+  }
+  const std::string show = page("en/podcasts/hello-world-tech/index.html");
+  const std::string up = "../../../";
+  const std::string image =
+      "<img class=\"art\" src=\"" + up + prefix + "400.webp\" srcset=\"" + up + prefix +
+      "160.webp 160w, " + up + prefix + "400.webp 400w, " + up + prefix +
+      "1400.webp 1400w\" sizes=\"200px\" width=\"400\" height=\"400\" alt=\"Cover art of "
+      "\u2068Hello World Tech\u2069\" loading=\"lazy\" decoding=\"async\">";
+  EXPECT_NE(show.find(image), std::string::npos) << show;
+  EXPECT_NE(show.find("<meta property=\"og:image\" content=\"" + k_site_url + "/" + prefix +
+                      "1400.webp\">"),
+            std::string::npos);
+  EXPECT_NE(show.find("\"image\":\"" + k_site_url + "/" + prefix + "1400.webp\""),
+            std::string::npos);
+  const std::string arabic = page("ar/podcasts/hello-world-tech/episode-83/index.html");
+  EXPECT_NE(arabic.find("alt=\"صورة غلاف \u2068Hello World Tech\u2069\""), std::string::npos);
+  EXPECT_NE(arabic.find("src=\"../../../../" + prefix + "400.webp\""), std::string::npos);
+  const std::string list = page("en/categories/technology/index.html");
+  EXPECT_NE(list.find("src=\"../../../" + prefix + "160.webp\" srcset=\""), std::string::npos)
+      << list;
+  EXPECT_NE(list.find("sizes=\"64px\" width=\"160\" height=\"160\""), std::string::npos);
+  const std::string without = page("en/podcasts/mrhba/index.html");
+  EXPECT_EQ(without.find("<img"), std::string::npos);
+  EXPECT_NE(without.find("<span class=\"art art-none\" aria-hidden=\"true\"></span>"),
+            std::string::npos);
+  EXPECT_EQ(without.find("og:image"), std::string::npos);
+  for (const auto& [name, content] : read_tree(m_dir.path())) {
+    EXPECT_EQ(content.find("images.example"), std::string::npos) << name;
+    for (std::size_t at = content.find("<img"); at != std::string::npos;
+         at = content.find("<img", at + 1)) {
+      const std::size_t src = content.find(" src=\"", at) + 6;
+      EXPECT_EQ(content.substr(src, content.find('"', src) - src).find("//"), std::string::npos)
+          << name;
+    }
+  }
+  EXPECT_EQ(m_summary.missing_art, 0);
+}
+
+TEST(RenderSite, CountsCoverArtMissingFromTheArtFolder) {
+  const testing::TempDir dir;
+  const testing::TempDir empty_art;
+  TestOptions options = options_for(dir.path() / "site");
+  options.site.art_dir = empty_art.path();
+  const RenderSummary summary = render_site({hello_world_tech()}, options);
+  EXPECT_EQ(summary.missing_art, 3);
+  EXPECT_FALSE(fs::exists(dir.path() / "site" / "art"));
 }
 
 // The show pages as they are meant to be, byte for byte, in tests/unit/render/golden/. After an

@@ -30,6 +30,9 @@ TEST(Route, NamesEveryPageOfTheSiteLayout) {
       {"/choose-locale.js", Kind::script, "", "", "", 1, "choose-locale.js"},
       {"/metrics", Kind::metrics, "", "", "", 1, "metrics"},
       {"/opml/hello.opml", Kind::opml, "", "hello", "", 1, "opml/hello.opml"},
+      {"/art/0123456789abcdef0123456789abcdef01234567-400.webp", Kind::art, "",
+       "0123456789abcdef0123456789abcdef01234567-400.webp", "", 1,
+       "art/0123456789abcdef0123456789abcdef01234567-400.webp"},
       {"/en/", Kind::home, "en", "", "", 1, "en/"},
       {"/pt-BR/index.html", Kind::home, "pt-BR", "", "", 1, "pt-BR/"},
       {"/ar/404.html", Kind::not_found_page, "ar", "", "", 1, "ar/404.html"},
@@ -94,6 +97,14 @@ TEST(Route, NamesNothingOutsideTheLayout) {
       "/en/podcasts/x/index.htm",
       "/opml/.opml",
       "/opml/../x.opml",
+      "/art/0123456789abcdef0123456789abcdef0123456-400.webp",   // 39 digits
+      "/art/0123456789ABCDEF0123456789abcdef01234567-400.webp",  // upper case
+      "/art/0123456789abcdef0123456789abcdef01234567-0400.webp", // a leading zero
+      "/art/0123456789abcdef0123456789abcdef01234567-.webp",
+      "/art/0123456789abcdef0123456789abcdef01234567-400.jpg",
+      "/art/0123456789abcdef0123456789abcdef01234567-400.webp/",
+      "/art/../0123456789abcdef0123456789abcdef01234567-400.webp",
+      "/en/art/0123456789abcdef0123456789abcdef01234567-400.webp",
       "/sitemap.xml.bak",
       "/en/404.htm",
       "/./en/",
