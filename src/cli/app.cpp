@@ -119,44 +119,6 @@ std::unique_ptr<store::Database> Context::open_database() const {
   return database;
 }
 
-std::string read_input(const std::string& source) {
-  if (source == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  }
-  std::error_code error;
-  if (std::filesystem::is_directory(source, error)) {
-    throw core::UsageError("cannot read " + source + ": it is a folder");
-  }
-  std::ifstream in(source, std::ios::binary);
-  if (!in) {
-    throw core::UsageError("cannot read " + source);
-  }
-  // Read a regular file in one piece; a pipe or device (size unknown) by the buffer.
-  const std::uintmax_t size = std::filesystem::is_regular_file(source, error)
-                                  ? std::filesystem::file_size(source, error)
-                                  : 0;
-  if (!error && size > 0) {
-    // Reserved, then filled through a small buffer: a string of `size` zeros would write every
-    // byte twice.
-    std::string content;
-    content.reserve(static_cast<std::size_t>(size));
-    std::array<char, 64 * 1024> buffer{};
-    while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
-      content.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
-    }
-    if (!in.bad()) {
-      return content;
-    }
-    throw core::UsageError("cannot read " + source);
-  }
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) {
-    throw core::UsageError("cannot read " + source);
-  }
-  return content.str();
-}
-
 std::string format_optional_time(const std::optional<std::int64_t>& t) {
   return t ? core::format_iso8601(*t) : "-";
 }

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "local_parse.hpp"
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/render/site.hpp"
 #include "podcrawl/store/database.hpp"
@@ -51,8 +52,6 @@ render::SiteOptions site_options(const Context& context, const std::string& loca
                                  const std::string& site_url);
 
 // Helpers shared by commands.
-std::string read_input(
-    const std::string& source); // a file, or "-" for stdin; UsageError if unreadable
 std::string format_optional_time(const std::optional<std::int64_t>& t); // ISO 8601 or "-"
 nlohmann::json nullable(const std::string& text);                       // null when empty
 nlohmann::json nullable_time(const std::optional<std::int64_t>& t);     // ISO 8601 or null
