@@ -64,6 +64,18 @@ void collect_transcripts(const Draft& draft, Episode& episode) {
   }
 }
 
+// The image of a <podcast:images> srcset to take when the feed names no other: the widest
+// (the directory makes its own smaller ones), else the first.
+std::string largest_image(const std::vector<Image>& images) {
+  const Image* largest = nullptr;
+  for (const Image& image : images) {
+    if (largest == nullptr || image.width.value_or(0) > largest->width.value_or(0)) {
+      largest = &image;
+    }
+  }
+  return largest == nullptr ? std::string() : largest->url;
+}
+
 } // namespace
 
 void Draft::offer(Field field, int rank, std::string value, std::string base) {
@@ -148,6 +160,9 @@ Episode finish_episode(const Draft& draft) {
   episode.chapters_url = first_url(draft, Field::chapters_url);
   episode.itunes = draft.itunes_episode;
   episode.podcast = draft.podcast_episode;
+  if (episode.image.empty()) {
+    episode.image = largest_image(episode.podcast.images);
+  }
   if (episode.chapters_url.empty()) {
     episode.podcast.chapters_type.clear();
   }
@@ -170,6 +185,9 @@ Show finish_show(const Draft& draft) {
   show.feed_url = first_url(draft, Field::self_url);
   show.itunes = draft.itunes_show;
   show.podcast = draft.podcast_show;
+  if (show.image.empty()) {
+    show.image = largest_image(show.podcast.images);
+  }
   return show;
 }
 

@@ -271,8 +271,11 @@ Data episode_page(const Site& site, const l10n::Localizer& localizer,
   Data data = page_frame(site, localizer, path, feed_page_title(localizer, title));
   data.set("og_title", title);
   data.set("og_type", "article");
-  set_image(data, site, stored.artwork);
-  set_artwork(data, localizer, stored.artwork, stored.show.title, path, ArtPlace::page);
+  // The episode's own picture when the store has one, else the show's.
+  const bool own_art = !stored.episode_artwork.empty() && has_artwork(stored.episode_artwork[0]);
+  const auto& artwork = own_art ? stored.episode_artwork[0] : stored.artwork;
+  set_image(data, site, artwork);
+  set_artwork(data, localizer, artwork, own_art ? title : stored.show.title, path, ArtPlace::page);
   data.set("has_json_ld", true);
   data.set("json_ld", episode_json_ld(site, localizer, model));
   set_meta_description(data, episode.description);

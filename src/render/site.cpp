@@ -774,6 +774,9 @@ void SiteWriter::write_show(const store::ShowPages& show) {
     m_impl->write(internal::opml_path(slug), opml);
   }
   m_impl->place_artwork(show.show.artwork);
+  for (const auto& artwork : show.episode_artwork) {
+    m_impl->place_artwork(artwork);
+  }
   const std::int64_t pages = record.pages;
   m_impl->each_locale(
       std::make_shared<const store::ShowPages>(show),

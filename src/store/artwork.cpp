@@ -13,9 +13,6 @@
 namespace podcrawl::store {
 namespace {
 
-// Longest image URL kept; a longer one is not fetched.
-constexpr std::size_t k_max_art_url_bytes = 2048;
-
 std::vector<ArtRendition> renditions_from(const std::string& text) {
   std::vector<ArtRendition> renditions;
   const nlohmann::json items = nlohmann::json::parse(text, nullptr, false);

@@ -17,6 +17,9 @@ namespace podcrawl::store {
 
 namespace {
 
+// The first column after k_episode_columns in a row that has more.
+constexpr auto k_after_episode = static_cast<pqxx::row::size_type>(column_count(k_episode_columns));
+
 using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
 
 // A valid lower-case language tag: what a language page's address may be.
@@ -172,6 +175,7 @@ std::vector<ShowPages> with_episodes(SnapshotTransaction& txn, const pqxx::resul
       auto& pages = batch[index_by_id.at(current)];
       pages.episodes = std::move(episodes.show.episodes);
       pages.episode_slugs = std::move(episodes.episode_slugs);
+      pages.episode_artwork = std::move(episodes.episode_artwork);
       episodes = {};
     }
   };
@@ -207,9 +211,10 @@ HomePage Database::load_home_page() {
     for (const auto& row : exec_named(txn, "podcrawl_page_latest", k_latest, k_latest_episodes)) {
       StoredShow holder;
       add_episode(row, holder);
-      home.latest.push_back({row[19].as<std::string>(), row[20].as<std::string>(),
-                             row[21].as<std::string>(), std::move(holder.episode_slugs.front()),
-                             std::move(holder.show.episodes.front())});
+      home.latest.push_back(
+          {row[k_after_episode].as<std::string>(), row[k_after_episode + 1].as<std::string>(),
+           row[k_after_episode + 2].as<std::string>(), std::move(holder.episode_slugs.front()),
+           std::move(holder.show.episodes.front())});
     }
     static const std::string k_categories =
         std::string(
@@ -510,11 +515,12 @@ std::optional<SearchPage> Database::load_search_page(const std::string& query, s
          exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
       StoredShow holder;
       add_episode(row, holder);
-      episodes.emplace(
-          row[22].as<std::int64_t>(),
-          EpisodeEntry{row[19].as<std::string>(), row[20].as<std::string>(),
-                       row[21].as<std::string>(), std::move(holder.episode_slugs.front()),
-                       std::move(holder.show.episodes.front())});
+      episodes.emplace(row[k_after_episode + 3].as<std::int64_t>(),
+                       EpisodeEntry{row[k_after_episode].as<std::string>(),
+                                    row[k_after_episode + 1].as<std::string>(),
+                                    row[k_after_episode + 2].as<std::string>(),
+                                    std::move(holder.episode_slugs.front()),
+                                    std::move(holder.show.episodes.front())});
     }
     txn.commit();
     for (const auto& row : matches) {

@@ -95,6 +95,7 @@ void add_episode(const pqxx::row& row, StoredShow& stored) {
   read_namespace(row[18], episode.podcast);
   stored.show.episodes.push_back(std::move(episode));
   stored.episode_slugs.push_back(row[1].as<std::string>());
+  stored.episode_artwork.push_back(artwork_from_text(row[19]));
 }
 
 } // namespace podcrawl::store

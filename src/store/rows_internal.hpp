@@ -27,12 +27,17 @@ inline constexpr const char* k_show_columns =
     " s.image, s.author, s.explicit, s.podcast_guid, s.new_feed_url, s.itunes::text,"
     " s.podcast::text, s.detected_language, s.effective_language, " PODCRAWL_ART_OF_SHOW;
 
+// The episode's own picture as cover art, like PODCRAWL_ART_OF_SHOW; NULL when it has none.
+#define PODCRAWL_ART_OF_EPISODE                                                              \
+  "(SELECT a.content_hash || ' ' || a.width || ' ' || a.height || ' ' || a.renditions::text" \
+  " FROM artwork a WHERE e.image <> '' AND a.url = e.image AND a.renditions <> '[]')"
+
 // The columns add_episode reads, from `episodes e`: e.show_id first.
 inline constexpr const char* k_episode_columns =
     "e.show_id, e.slug, e.guid, e.title, extract(epoch FROM e.published)::bigint,"
     " e.enclosure_url, e.enclosure_type, e.enclosure_length, e.duration_seconds, e.link,"
     " e.description, e.season, e.episode, e.explicit, e.image, e.transcripts::text,"
-    " e.chapters_url, e.itunes::text, e.podcast::text";
+    " e.chapters_url, e.itunes::text, e.podcast::text, " PODCRAWL_ART_OF_EPISODE;
 
 // The number of columns in a list of them: its commas outside parentheses, and one.
 constexpr std::size_t column_count(std::string_view columns) {
@@ -44,7 +49,7 @@ constexpr std::size_t column_count(std::string_view columns) {
   }
   return count;
 }
-static_assert(column_count(k_show_columns) == 20 && column_count(k_episode_columns) == 19,
+static_assert(column_count(k_show_columns) == 20 && column_count(k_episode_columns) == 20,
               "show_from_row and add_episode read the columns by their place");
 
 // The order of a show's current episodes on its pages: newest first, undated last, then as the

@@ -15,6 +15,11 @@ namespace podcrawl::store {
 
 // Longest error message kept on a feed and in its fetch history.
 inline constexpr std::size_t k_max_error_bytes = 1000;
+// Longest image URL kept in the artwork table; a longer one is not fetched.
+inline constexpr std::size_t k_max_art_url_bytes = 2048;
+// Episodes of a show, newest first, whose own pictures (when they differ from the show's) are
+// fetched as cover art: those of the first page of the show's list.
+inline constexpr std::int64_t k_pictured_episodes = 50;
 // Most categories stored for one show; feeds list a handful.
 inline constexpr std::size_t k_max_categories = 32;
 // Longest category name stored.

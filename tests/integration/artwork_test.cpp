@@ -10,6 +10,7 @@
 #include <iterator>
 #include <set>
 
+#include "podcrawl/core/hash.hpp"
 #include "support/images.hpp"
 #include "support/loopback_server.hpp"
 #include "support/process.hpp"
@@ -194,6 +195,47 @@ TEST_F(ArtworkTest, ANewPictureMarksItsShowChangedAndAnUnchangedOneDoesNot) {
   ASSERT_EQ(podcrawl({"crawl"}).status, 0); // downloaded again: the same bytes
   ASSERT_EQ(server.count("/cover.jpg"), 2);
   EXPECT_EQ(show_changed_xid(database_url()), with_art);
+}
+
+// An episode's own picture is fetched as cover art and leads its episode page (its file placed
+// in the rendered site); an episode without one shows the show's.
+TEST_F(ArtworkTest, AnEpisodeWithItsOwnPictureShowsItOnItsPage) {
+  testing::LoopbackServer server;
+  const std::string show_cover = testing::noise_jpeg(300, 300);
+  const std::string episode_cover = testing::noise_jpeg(200, 200);
+  server.serve_feed("/show.jpg", show_cover, "image/jpeg", "\"show\"");
+  server.serve_feed("/episode.jpg", episode_cover, "image/jpeg", "\"episode\"");
+  const std::string feed =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">"
+      "<channel><title>Pictures</title><link>https://example.com/</link><language>en</language>"
+      "<itunes:image href=\"" +
+      server.url("/show.jpg") +
+      "\"/><item><title>Own picture</title><guid>own</guid>"
+      "<pubDate>Tue, 01 Dec 2026 10:00:00 GMT</pubDate><itunes:image href=\"" +
+      server.url("/episode.jpg") +
+      "\"/></item><item><title>Show picture</title><guid>plain</guid>"
+      "<pubDate>Mon, 30 Nov 2026 10:00:00 GMT</pubDate></item></channel></rss>\n";
+  server.serve_feed("/feed.xml", feed, "application/rss+xml", "\"feed\"");
+  ASSERT_EQ(podcrawl({"add", "--no-discover", server.url("/feed.xml")}).status, 0);
+  const auto crawl = podcrawl({"crawl"});
+  ASSERT_EQ(crawl.status, 0);
+  EXPECT_NE(crawl.out.find("cover art: 2 asked, 2 made"), std::string::npos) << crawl.out;
+
+  const auto site = m_dir.path() / "site";
+  const auto rendered = podcrawl({"render", "--out", site.string(), "--locales", "en"});
+  ASSERT_EQ(rendered.status, 0) << rendered.out;
+  const std::string slug = show(server.url("/feed.xml"))["slug"];
+  const auto page_of = [&](const std::string& episode) {
+    return read_bytes(site / "en" / "podcasts" / slug / episode / "index.html");
+  };
+  const std::string own = "art/" + core::sha1_hex(episode_cover) + "-200.webp";
+  const std::string shows = "art/" + core::sha1_hex(show_cover) + "-300.webp";
+  EXPECT_NE(page_of("own-picture").find(own), std::string::npos);
+  EXPECT_EQ(page_of("own-picture").find(shows), std::string::npos);
+  EXPECT_NE(page_of("show-picture").find(shows), std::string::npos);
+  EXPECT_EQ(read_bytes(site / own), read_bytes(art_dir() / own.substr(4)));
+  EXPECT_TRUE(std::filesystem::exists(site / shows));
 }
 
 } // namespace

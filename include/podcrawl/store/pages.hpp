@@ -128,6 +128,8 @@ struct ShowPages {
   StoredShow show;                        // without episodes: they are below
   std::vector<feed::Episode> episodes;    // newest first, as on the show's pages
   std::vector<std::string> episode_slugs; // parallel to episodes
+  // Parallel to episodes, or empty: each episode's own picture, when the store has one.
+  std::vector<std::optional<StoredArtwork>> episode_artwork;
   std::vector<CategoryEntry> categories;
 };
 
@@ -144,6 +146,10 @@ inline ShowPage show_page_of(const ShowPages& pages, std::int64_t page) {
   result.show.show.episodes = {pages.episodes.begin() + first, pages.episodes.begin() + last};
   result.show.episode_slugs = {pages.episode_slugs.begin() + first,
                                pages.episode_slugs.begin() + last};
+  if (pages.episode_artwork.size() == pages.episodes.size()) {
+    result.show.episode_artwork = {pages.episode_artwork.begin() + first,
+                                   pages.episode_artwork.begin() + last};
+  }
   return result;
 }
 
@@ -154,6 +160,9 @@ inline EpisodePage episode_page_of(const ShowPages& pages, std::size_t index) {
   result.show = pages.show;
   result.show.show.episodes = {pages.episodes.at(index)};
   result.show.episode_slugs = {pages.episode_slugs.at(index)};
+  if (index < pages.episode_artwork.size()) {
+    result.show.episode_artwork = {pages.episode_artwork[index]};
+  }
   return result;
 }
 

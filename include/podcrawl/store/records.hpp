@@ -53,6 +53,8 @@ struct StoredShow {
   feed::Show show;             // episodes newest first, only those the feed still carries
   std::vector<std::string> episode_slugs; // parallel to show.episodes; unique within the show
   std::optional<StoredArtwork> artwork;   // its cover art, once fetched and re-encoded
+  // Parallel to episode_slugs, or empty: each episode's own picture, when the store has one.
+  std::vector<std::optional<StoredArtwork>> episode_artwork;
 };
 
 struct SearchHit {

@@ -76,6 +76,20 @@ TEST(ParseNamespaces, ReadsEveryPodcastingShowElement) {
   expected.trailers = {
       {"https://example.com/t.mp3", "Season 2 Trailer", "audio/mpeg", 1617282000, 12345, 2}};
   EXPECT_EQ(show.podcast, expected);
+  // With no other image named, the show's image is the widest of the srcset.
+  EXPECT_EQ(show.image, "https://example.com/a.jpg");
+}
+
+TEST(ParseNamespaces, TakesTheWidestPodcastImageOnlyWhenNoOtherImageIsNamed) {
+  const char* images =
+      R"xml(<podcast:images srcset="https://example.com/s.jpg 600w, https://example.com/l.jpg 3000w"/>)xml";
+  Show show = parse_show(std::string(images) + "<itunes:image href=\"https://example.com/i.jpg\"/>",
+                         images);
+  EXPECT_EQ(show.image, "https://example.com/i.jpg");
+  EXPECT_EQ(show.episodes[0].image, "https://example.com/l.jpg");
+  show = parse_show(
+      "<podcast:images srcset=\"https://example.com/a.jpg, https://example.com/b.jpg\"/>");
+  EXPECT_EQ(show.image, "https://example.com/a.jpg"); // no widths: the first
 }
 
 TEST(ParseNamespaces, ReadsEveryPodcastingEpisodeElement) {
