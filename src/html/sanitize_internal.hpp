@@ -244,6 +244,7 @@ inline constexpr std::array k_well_formed_elements = {
     WellFormedElement{"h5", GUMBO_TAG_H5, Placement::heading},
     WellFormedElement{"h6", GUMBO_TAG_H6, Placement::heading},
     WellFormedElement{"br", GUMBO_TAG_BR, Placement::void_phrasing},
+    WellFormedElement{"img", GUMBO_TAG_IMG, Placement::void_phrasing}, // read, and dropped
     WellFormedElement{"hr", GUMBO_TAG_HR, Placement::void_block},
 };
 
