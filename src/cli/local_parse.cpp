@@ -1,6 +1,12 @@
 #include "local_parse.hpp"
 
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <array>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +20,47 @@
 #include "podcrawl/net/url.hpp"
 
 namespace podcrawl::cli {
+
+namespace {
+
+// Files warm_heap prepares for: large enough for page faults to matter, small enough that the
+// memory is a fair guess.
+constexpr std::uintmax_t k_warm_heap_from = 1024 * 1024;
+constexpr std::uintmax_t k_warm_heap_up_to = 256 * 1024 * 1024;
+
+// Map the pages of a large buffer about to be written in one call, instead of one page fault
+// for each 4 KB as the writing reaches it: a feed of 5 MB takes 1,200 faults, each costing
+// microseconds (more in a virtual machine). Nothing when the kernel cannot (before Linux
+// 5.14): the faults then happen as before.
+void prefault(char* data, std::size_t size) {
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+  const auto end = (reinterpret_cast<std::uintptr_t>(data) + size) / page * page;
+  if (end > begin) {
+    madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+  }
+}
+
+// Prefault the heap a parse of `source` will use, in one call: the file's bytes, and about as
+// much again for the show read from them. Freed memory stays with the process (the program
+// ends after one parse), so the parse's allocations land on mapped pages.
+void warm_heap(const std::string& source) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(source, error);
+  if (error || size < k_warm_heap_from || size > k_warm_heap_up_to) {
+    return;
+  }
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(k_warm_heap_up_to * 3));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(k_warm_heap_up_to * 3));
+  const auto bytes = static_cast<std::size_t>(size) * 5 / 2;
+  void* block = std::malloc(bytes);
+  if (block != nullptr) {
+    prefault(static_cast<char*>(block), bytes);
+    std::free(block);
+  }
+}
+
+} // namespace
 
 std::string read_input(const std::string& source) {
   if (source == "-") {
@@ -36,6 +83,7 @@ std::string read_input(const std::string& source) {
     // byte twice.
     std::string content;
     content.reserve(static_cast<std::size_t>(size));
+    prefault(content.data(), content.capacity());
     std::array<char, 64 * 1024> buffer{};
     while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
       content.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
@@ -79,6 +127,7 @@ std::optional<LocalParse> local_parse_request(int argc, char** argv) {
 }
 
 int run_local_parse(const LocalParse& request) {
+  warm_heap(request.source);
   try {
     feed::ParseOptions options;
     options.feed_url = request.base_url;
