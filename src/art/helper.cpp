@@ -25,9 +25,10 @@ namespace {
 
 // How long a helper whose input was closed may take to exit before it is killed.
 constexpr int k_exit_grace_ms = 2'000;
-// The environment a helper keeps: libvips' own settings and the sanitizers' (test builds).
-constexpr std::array<std::string_view, 4> k_kept_environment = {"VIPS_", "ASAN_", "UBSAN_",
-                                                                "LSAN_"};
+// The environment a helper keeps: libvips' own settings, where its libraries are found (an
+// install under its own prefix), and the sanitizers' (test builds).
+constexpr std::array<std::string_view, 5> k_kept_environment = {
+    "VIPS_", "LD_LIBRARY_PATH=", "ASAN_", "UBSAN_", "LSAN_"};
 
 constexpr std::array<std::pair<Refusal, std::string_view>, 5> k_refusals = {{
     {Refusal::none, "none"},

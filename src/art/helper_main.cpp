@@ -10,6 +10,20 @@
 #include "podcrawl/art/helper.hpp"
 #include "podcrawl/art/image.hpp"
 
+// Sanitizers reserve terabytes of address space for themselves: GCC says so with
+// __SANITIZE_ADDRESS__ and __SANITIZE_THREAD__, Clang with __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PODCRAWL_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define PODCRAWL_SANITIZED 1
+#endif
+#endif
+#ifndef PODCRAWL_SANITIZED
+#define PODCRAWL_SANITIZED 0
+#endif
+
 namespace {
 
 // libvips warns on stderr about each damaged tile of a hostile image; the answer says it all.
@@ -19,10 +33,9 @@ void quiet(const gchar*, GLogLevelFlags, const gchar*, gpointer) {}
 // copies of the largest image the pixel bound lets through at four bytes a pixel (decoded,
 // turned upright, shrunk). An image that needs more makes an allocation fail, which ends this
 // process only; the crawler refuses the image. Time is bounded by the crawler, which kills a
-// helper that takes too long over one image. Not under AddressSanitizer, which reserves
-// terabytes of address space for itself.
+// helper that takes too long over one image. Not under a sanitizer.
 void bound_memory(const podcrawl::art::ImageLimits& limits) {
-#if !defined(__SANITIZE_ADDRESS__)
+#if !PODCRAWL_SANITIZED
   constexpr rlim_t k_program_bytes = rlim_t{1} << 30;
   const rlim_t bytes = k_program_bytes + static_cast<rlim_t>(limits.max_pixels) * 4 * 3;
   const rlimit bound{bytes, bytes};

@@ -102,7 +102,7 @@ std::string read_input(const std::string& source) {
 }
 
 std::optional<LocalParse> local_parse_request(int argc, char** argv) {
-  if (argc < 3 || std::string_view(argv[1]) != "parse") {
+  if (argc < 3 || argv[1] == nullptr || std::string_view(argv[1]) != "parse") {
     return std::nullopt;
   }
   LocalParse request;

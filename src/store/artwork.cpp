@@ -122,10 +122,13 @@ void Database::record_artwork(std::int64_t id, const ArtworkUpdate& update, std:
   guarded(m_impl->redacted_url, "record cover art", [&] {
     pqxx::work txn(m_impl->connection);
     if (update.downloaded) {
-      // New bytes may be new pictures: the pages of the shows that use the image change.
+      // New bytes may be new pictures: the pages of the shows that use the image change (as
+      // their own picture, or as an episode's).
       for (const pqxx::row& row :
-           txn.exec_params("SELECT s.slug FROM shows s JOIN artwork a ON a.url = s.image"
-                           " WHERE a.id = $1 AND s.slug IS NOT NULL AND a.content_hash <> $2"
+           txn.exec_params("SELECT s.slug FROM shows s, artwork a WHERE a.id = $1"
+                           " AND a.content_hash <> $2 AND s.slug IS NOT NULL"
+                           " AND (s.image = a.url OR s.id IN"
+                           "  (SELECT l.show_id FROM artwork_shows l WHERE l.url = a.url))"
                            " ORDER BY s.slug",
                            id, update.content_hash)) {
         notify_show_changed(txn, row[0].as<std::string>());

@@ -599,15 +599,23 @@ bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       "  WHERE e.show_id = $1 AND e.removed_at IS NULL"
       "   AND NOT EXISTS (SELECT 1 FROM r WHERE r.id = e.id) RETURNING 1),"
       // The newest episodes' own pictures, when they differ from the show's, join the cover
-      // art the crawl fetches (a URL already listed stays as it is).
-      " pictured AS ("
-      "  INSERT INTO artwork (url) SELECT DISTINCT n.image"
+      // art the crawl fetches (a URL already listed stays as it is), linked to the show so
+      // that a new picture marks it changed. In URL order: two saves listing the same URLs
+      // take their locks in one order and never deadlock.
+      " own_pictures AS ("
+      "  SELECT DISTINCT n.image"
       "  FROM (SELECT r.image FROM r ORDER BY r.published DESC NULLS LAST, r.position LIMIT " +
       std::to_string(k_pictured_episodes) +
       ") n, shows s"
       "  WHERE s.id = $1 AND n.image <> '' AND n.image <> s.image AND octet_length(n.image) <= " +
       std::to_string(k_max_art_url_bytes) +
+      "),"
+      " pictured AS ("
+      "  INSERT INTO artwork (url) SELECT image FROM own_pictures ORDER BY image"
       "  ON CONFLICT (url) DO NOTHING RETURNING 1),"
+      " linked AS ("
+      "  INSERT INTO artwork_shows (url, show_id) SELECT image, $1 FROM own_pictures"
+      "  ORDER BY image ON CONFLICT DO NOTHING RETURNING 1),"
       " touched AS ("
       "  UPDATE shows SET updated_at = to_timestamp($3::bigint)"
       "  WHERE id = $1 AND updated_at <> to_timestamp($3::bigint)"

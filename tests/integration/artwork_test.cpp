@@ -238,5 +238,25 @@ TEST_F(ArtworkTest, AnEpisodeWithItsOwnPictureShowsItOnItsPage) {
   EXPECT_TRUE(std::filesystem::exists(site / shows));
 }
 
+// A new picture of an episode marks its show changed, as the show's own picture does, so that
+// an updating render and the live cache show it.
+TEST_F(ArtworkTest, AnEpisodesNewPictureMarksItsShowChanged) {
+  testing::LoopbackServer server;
+  server.serve_feed("/episode.jpg", testing::noise_jpeg(200, 200), "image/jpeg", "\"e\"");
+  const std::string feed =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">"
+      "<channel><title>Episode pictures</title><item><title>One</title><guid>one</guid>"
+      "<itunes:image href=\"" +
+      server.url("/episode.jpg") + "\"/></item></channel></rss>\n";
+  server.serve_feed("/feed.xml", feed, "application/rss+xml", "\"feed\"");
+  ASSERT_EQ(podcrawl({"add", "--no-discover", server.url("/feed.xml")}).status, 0);
+  ASSERT_EQ(podcrawl({"crawl", "--no-art"}).status, 0);
+  const std::string before_art = show_changed_xid(database_url());
+  ASSERT_EQ(podcrawl({"crawl"}).status, 0);
+  ASSERT_EQ(server.count("/episode.jpg"), 1);
+  EXPECT_NE(show_changed_xid(database_url()), before_art);
+}
+
 } // namespace
 } // namespace podcrawl
