@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -25,14 +26,15 @@ using namespace std::chrono_literals;
 // each request the number in hand when it arrived.
 class CountingHost {
 public:
-  explicit CountingHost(std::chrono::milliseconds latency) : m_server("127.0.0.1", 64) {
-    m_server.on_get(R"(/feed/(\d+)\.xml)", [this, latency](const httplib::Request& request,
-                                                           httplib::Response& response) {
+  explicit CountingHost(std::chrono::milliseconds latency)
+      : m_server("127.0.0.1", 64), m_latency_ms(latency.count()) {
+    m_server.on_get(R"(/feed/(\d+)\.xml)", [this](const httplib::Request& request,
+                                                  httplib::Response& response) {
       {
         std::lock_guard lock(m_mutex);
         m_in_hand.push_back(++m_active);
       }
-      std::this_thread::sleep_for(latency);
+      std::this_thread::sleep_for(std::chrono::milliseconds(m_latency_ms.load()));
       const std::string n = request.matches[1].str();
       response.set_content("<rss version=\"2.0\"><channel><title>Show " + n +
                                "</title><item><title>Episode</title><guid>e-" + n +
@@ -45,6 +47,7 @@ public:
   }
 
   std::string url(int n) const { return m_server.url("/feed/" + std::to_string(n) + ".xml"); }
+  void set_latency(std::chrono::milliseconds latency) { m_latency_ms = latency.count(); }
 
   // Most requests in hand at once, over all requests from the `first` on, `count` of them.
   int most_in_hand(std::size_t first, std::size_t count) const {
@@ -62,6 +65,7 @@ public:
 
 private:
   testing::LoopbackServer m_server;
+  std::atomic<std::int64_t> m_latency_ms;
   mutable std::mutex m_mutex;
   int m_active = 0;
   std::vector<int> m_in_hand;
@@ -112,7 +116,10 @@ TEST_F(HostPace, ACrawlLearnsAHostsPaceAndTheNextCrawlProcessStartsThere) {
   EXPECT_EQ(hosts[0]["throttled"], 0);
   EXPECT_GE(hosts[0]["concurrency"].get<double>(), 6.0);
 
-  // Another process, told to start a host at 1: this host it starts at the pace learned.
+  // Another process, told to start a host at 1: this host it starts at the pace learned. The
+  // host answers slowly now, so that requests sent together are in its hand together however
+  // slowly a loaded (or sanitized) crawler gets them out.
+  host.set_latency(150ms);
   const std::size_t before = host.requests();
   const auto second = run({"--config", config(1, 6), "crawl", "--all"});
   ASSERT_EQ(second.status, 0) << second.err;
