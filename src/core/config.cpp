@@ -50,6 +50,7 @@ constexpr KnownKey k_known_keys[] = {
     {"crawl", "backoff_ceiling_seconds", Kind::positive_integer},
     {"crawl", "failing_score", Kind::positive_integer},
     {"crawl", "max_episodes_per_feed", Kind::positive_integer},
+    {"crawl", "history_days", Kind::positive_integer},
     {"art", "enabled", Kind::boolean},
     {"art", "dir", Kind::string},
     {"art", "refresh_seconds", Kind::positive_integer},
@@ -315,6 +316,7 @@ void read_crawl(const Reader& reader, CrawlConfig& crawl) {
   reader.read("crawl", "backoff_ceiling_seconds", crawl.backoff_ceiling_seconds);
   reader.read("crawl", "failing_score", crawl.failing_score);
   reader.read("crawl", "max_episodes_per_feed", crawl.max_episodes_per_feed);
+  reader.read("crawl", "history_days", crawl.history_days);
   if (crawl.min_refresh_seconds > crawl.max_refresh_seconds) {
     const auto& min_source = reader.source_of("crawl", "min_refresh_seconds");
     reader.fail(

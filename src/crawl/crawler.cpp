@@ -8,10 +8,13 @@
 #include <deque>
 #include <exception>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <spdlog/spdlog.h>
@@ -22,6 +25,7 @@
 #include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/history.hpp"
 #include "queue_internal.hpp"
 
 namespace podcrawl::crawl {
@@ -40,6 +44,11 @@ constexpr std::int64_t k_claimed_per_slot = 4;
 constexpr auto k_pace_save_interval = std::chrono::seconds(15);
 constexpr auto k_slowest_hosts_interval = std::chrono::milliseconds(500);
 constexpr std::size_t k_slowest_hosts = 3;
+// Hosts a history write keeps per hour, for each of: the most failures, the most requests, the
+// slowest answers (the same host may be in several). The hour's own row counts every host.
+constexpr std::size_t k_history_hosts_per_rank = 200;
+constexpr std::int64_t k_hour_seconds = 3600;
+constexpr std::int64_t k_day_seconds = 86400;
 
 // One row of the failure weights: outcome, HTTP status range (inclusive), weight.
 struct WeightRule {
@@ -98,6 +107,72 @@ struct Job {
   fetch::FetchResult result;
 };
 
+// How a fetch that failed is counted in the history.
+store::FetchKind failure_kind(fetch::FetchOutcome outcome, int http_status) {
+  switch (outcome) {
+    case fetch::FetchOutcome::ok:
+      return store::FetchKind::not_a_feed;
+    case fetch::FetchOutcome::gone:
+      return store::FetchKind::gone;
+    case fetch::FetchOutcome::refused:
+      return store::FetchKind::refused;
+    case fetch::FetchOutcome::too_large:
+      return store::FetchKind::too_large;
+    case fetch::FetchOutcome::network_error:
+      return store::FetchKind::network;
+    case fetch::FetchOutcome::http_error:
+      return http_status >= 500 && http_status <= 599   ? store::FetchKind::server_error
+             : http_status >= 400 && http_status <= 499 ? store::FetchKind::client_error
+                                                        : store::FetchKind::http_other;
+    case fetch::FetchOutcome::not_modified:
+    case fetch::FetchOutcome::deferred:
+      break;
+  }
+  return store::FetchKind::http_other;
+}
+
+// Of a delta's host-hours, those a history write keeps: the hosts with the most failures, the
+// most requests and the slowest answers, k_history_hosts_per_rank of each.
+void keep_ranked_hosts(store::HistoryDelta& delta) {
+  std::map<std::string, store::CrawlFigures> by_host;
+  for (const auto& [key, figures] : delta.host_hours) {
+    by_host[key.second].add(figures);
+  }
+  if (by_host.size() <= k_history_hosts_per_rank) {
+    return;
+  }
+  struct Ranked {
+    const std::string* host;
+    std::int64_t failures;
+    std::int64_t requests;
+    double slow;
+  };
+  std::vector<Ranked> ranked;
+  ranked.reserve(by_host.size());
+  for (const auto& [host, figures] : by_host) {
+    ranked.push_back({&host, figures.failures(), figures.requests(),
+                      store::latency_quantile(figures.latency, 0.9).value_or(0.0)});
+  }
+  std::set<std::string> kept;
+  const auto keep_top = [&](auto score) {
+    const auto count = std::min(k_history_hosts_per_rank, ranked.size());
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(count),
+                      ranked.end(), [&](const Ranked& a, const Ranked& b) {
+                        return score(a) != score(b) ? score(a) > score(b) : *a.host < *b.host;
+                      });
+    for (std::size_t i = 0; i < count; ++i) {
+      if (score(ranked[i]) > 0) {
+        kept.insert(*ranked[i].host);
+      }
+    }
+  };
+  keep_top([](const Ranked& r) { return static_cast<double>(r.failures); });
+  keep_top([](const Ranked& r) { return static_cast<double>(r.requests); });
+  keep_top([](const Ranked& r) { return r.slow; });
+  std::erase_if(delta.host_hours,
+                [&](const auto& entry) { return !kept.contains(entry.first.second); });
+}
+
 // Shared by the fetching thread and the workers of one run.
 class Run {
 public:
@@ -118,12 +193,13 @@ public:
 private:
   static std::size_t worker_count(const CrawlOptions& options);
   void fetch_all(store::Database& claims, std::int64_t run_id);
+  void write_history(store::Database& claims, std::int64_t run_id);
+  void record(const Job& job, store::FetchKind kind, std::int64_t new_episodes = 0);
   bool may_claim() const;
   void work();
   void process(store::Database& database, const Job& job);
   void store_fetched(store::Database& database, const Job& job);
-  void fail(store::Database& database, const store::FeedRecord& feed,
-            const fetch::FetchResult& result, const std::string& error);
+  void fail(store::Database& database, const Job& job, const std::string& error);
   void count(std::int64_t CrawlSummary::*field, std::int64_t amount = 1);
   double jitter();
 
@@ -140,6 +216,8 @@ private:
   std::mt19937_64 m_random{std::random_device{}()};
   std::exception_ptr m_error;
   std::atomic<bool> m_failed{false};
+  store::CrawlFigures m_run_figures; // the run's, for its history row
+  store::HistoryDelta m_history;     // since the last history write
 };
 
 std::size_t Run::worker_count(const CrawlOptions& options) {
@@ -169,6 +247,7 @@ CrawlSummary Run::execute() {
   if (m_error) {
     std::rethrow_exception(m_error);
   }
+  write_history(claims, run_id);
   store::CrawlRunStats totals;
   totals.started_at = m_started;
   totals.finished_at = core::now();
@@ -177,7 +256,40 @@ CrawlSummary Run::execute() {
   totals.failed = m_summary.failed;
   totals.new_episodes = m_summary.new_episodes;
   claims.finish_crawl_run(run_id, totals);
+  const std::int64_t pruned =
+      claims.prune_history(totals.finished_at.value_or(m_started) -
+                           std::int64_t{m_config.crawl.history_days} * k_day_seconds);
+  if (pruned > 0) {
+    spdlog::debug("pruned {} rows of crawl history", pruned);
+  }
   return m_summary;
+}
+
+void Run::write_history(store::Database& claims, std::int64_t run_id) {
+  store::CrawlFigures run;
+  store::HistoryDelta delta;
+  {
+    std::lock_guard lock(m_mutex);
+    run = m_run_figures;
+    delta = std::exchange(m_history, {});
+  }
+  keep_ranked_hosts(delta);
+  claims.add_history(run_id, run, delta);
+}
+
+void Run::record(const Job& job, store::FetchKind kind, std::int64_t new_episodes) {
+  const std::int64_t now = core::now();
+  const std::int64_t hour = now - (now % k_hour_seconds + k_hour_seconds) % k_hour_seconds;
+  const auto url = net::parse_url(job.feed.url);
+  const double seconds = job.result.seconds;
+  const std::int64_t bytes = job.result.received_bytes;
+  std::lock_guard lock(m_mutex);
+  for (store::CrawlFigures* figures :
+       {&m_run_figures, &m_history.hours[hour],
+        &m_history.host_hours[{hour, url ? url->host : std::string()}]}) {
+    figures->add(kind, seconds, bytes);
+    figures->new_episodes += new_episodes;
+  }
 }
 
 bool Run::may_claim() const {
@@ -197,6 +309,7 @@ void Run::fetch_all(store::Database& claims, std::int64_t run_id) {
   auto slowest_found = paces_saved;
   const auto save_paces = [&] {
     claims.save_host_paces(run_id, pace_records(pacer), core::now());
+    write_history(claims, run_id);
     paces_saved = std::chrono::steady_clock::now();
   };
   std::unordered_map<std::uint64_t, store::FeedRecord> in_flight;
@@ -285,15 +398,17 @@ void Run::process(store::Database& database, const Job& job) {
       database.record_not_modified(feed.id, core::now(),
                                    core::now() + m_config.crawl.refresh_interval_seconds);
       count(&CrawlSummary::not_modified);
+      record(job, store::FetchKind::not_modified);
       break;
     case fetch::FetchOutcome::deferred:
       database.defer_feed(
           feed.id, core::now() + std::clamp<std::int64_t>(result.retry_after_seconds.value_or(0), 0,
                                                           m_config.crawl.backoff_ceiling_seconds));
       count(&CrawlSummary::deferred);
+      record(job, store::FetchKind::deferred);
       break;
     default:
-      fail(database, feed, result, result.error);
+      fail(database, job, result.error);
       break;
   }
   if (!result.permanent_url.empty()) {
@@ -320,6 +435,7 @@ void Run::store_fetched(store::Database& database, const Job& job) {
     const std::int64_t now = core::now();
     database.record_unchanged(feed.id, meta, now, now + m_config.crawl.refresh_interval_seconds);
     count(&CrawlSummary::not_modified);
+    record(job, store::FetchKind::unchanged);
     return;
   }
   feed::ParseOptions parse_options;
@@ -327,7 +443,7 @@ void Run::store_fetched(store::Database& database, const Job& job) {
   parse_options.content_type = job.result.content_type;
   feed::ParseResult parsed = feed::parse_feed(job.result.body, parse_options);
   if (parsed.outcome != feed::ParseOutcome::ok) {
-    fail(database, feed, job.result, parsed.error);
+    fail(database, job, parsed.error);
     return;
   }
   parsed.show.feed_url = feed.url;
@@ -340,6 +456,7 @@ void Run::store_fetched(store::Database& database, const Job& job) {
                                              now + refresh_seconds(parsed.show, m_config.crawl));
   count(&CrawlSummary::fetched);
   count(&CrawlSummary::new_episodes, saved.new_episodes);
+  record(job, store::FetchKind::ok, saved.new_episodes);
   spdlog::debug("{}: {} episodes, {} new", net::redact(feed.url), parsed.show.episodes.size(),
                 saved.new_episodes);
   if (const auto moved = net::normalize_feed_url(parsed.show.new_feed_url);
@@ -348,8 +465,9 @@ void Run::store_fetched(store::Database& database, const Job& job) {
   }
 }
 
-void Run::fail(store::Database& database, const store::FeedRecord& feed,
-               const fetch::FetchResult& result, const std::string& error) {
+void Run::fail(store::Database& database, const Job& job, const std::string& error) {
+  const store::FeedRecord& feed = job.feed;
+  const fetch::FetchResult& result = job.result;
   const std::int64_t now = core::now();
   store::FetchFailure failure;
   failure.http_status = result.http_status > 0 ? std::optional(result.http_status) : std::nullopt;
@@ -366,6 +484,7 @@ void Run::fail(store::Database& database, const store::FeedRecord& feed,
   }
   database.record_failure(feed.id, failure, now, now + wait);
   count(&CrawlSummary::failed);
+  record(job, failure_kind(result.outcome, result.http_status));
   spdlog::warn("{}: {}", net::redact(feed.url), error);
 }
 

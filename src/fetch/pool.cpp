@@ -34,6 +34,9 @@ struct Transfer {
   std::string retry_url; // the hop to ask again once its host's pause ends
   PaceTicket ticket;
   std::unique_ptr<detail::Hop> hop;
+  double hop_started = 0;  // when the hop in flight started
+  double busy_seconds = 0; // the hops finished so far
+  std::int64_t received_bytes = 0;
 };
 
 // A transfer answered 429 or 503 is asked again after its host's pause this many times at most,
@@ -43,6 +46,15 @@ constexpr std::int64_t k_max_retry_pause_seconds = 30;
 
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Bytes a finished hop received: its headers and its body as sent.
+std::int64_t received_bytes(CURL* handle) {
+  curl_off_t body = 0;
+  long headers = 0;
+  curl_easy_getinfo(handle, CURLINFO_SIZE_DOWNLOAD_T, &body);
+  curl_easy_getinfo(handle, CURLINFO_HEADER_SIZE, &headers);
+  return static_cast<std::int64_t>(std::max<curl_off_t>(body, 0)) + std::max(headers, 0L);
 }
 
 // What a finished hop says of its host's load.
@@ -129,6 +141,8 @@ struct TransferPool::Impl {
         result.outcome != FetchOutcome::refused) {
       result.permanent_url = result.final_url;
     }
+    result.seconds = transfer.busy_seconds;
+    result.received_bytes = transfer.received_bytes;
     finished.emplace_back(transfer.tag, std::move(result));
   }
 
@@ -143,6 +157,7 @@ struct TransferPool::Impl {
     }
     int& in_flight = running_per_host[transfer->host];
     transfer->ticket = pacer.host(transfer->host).on_start(in_flight, now);
+    transfer->hop_started = now;
     ++in_flight;
     CURL* handle = transfer->hop->curl.get();
     running.emplace(handle, std::move(transfer));
@@ -236,6 +251,8 @@ struct TransferPool::Impl {
     release_host(transfer->host);
     detail::HopEnd end = detail::finish_hop(*transfer->hop, code);
     const double now = seconds_now();
+    transfer->busy_seconds += std::max(0.0, now - transfer->hop_started);
+    transfer->received_bytes += received_bytes(handle);
     const Load load = load_of(code, end);
     std::optional<std::int64_t> retry_after;
     if (end.result) {

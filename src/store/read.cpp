@@ -113,54 +113,59 @@ std::vector<SearchHit> Database::search(const std::string& query, const std::str
   });
 }
 
+Stats read_stats(pqxx::transaction_base& txn) {
+  const auto counts = txn.exec1(
+      "SELECT"
+      " (SELECT count(*) FROM feeds),"
+      " (SELECT count(*) FROM feeds WHERE status = 'active'),"
+      " (SELECT count(*) FROM feeds WHERE status = 'failing'),"
+      " (SELECT count(*) FROM feeds WHERE status = 'gone'),"
+      " (SELECT count(*) FROM feeds WHERE status = 'removed'),"
+      " (SELECT count(*) FROM shows),"
+      " (SELECT count(*) FROM episodes WHERE removed_at IS NULL),"
+      " (SELECT count(*) FROM episodes WHERE removed_at IS NOT NULL)");
+  Stats stats;
+  stats.feeds_total = counts[0].as<std::int64_t>();
+  stats.feeds_active = counts[1].as<std::int64_t>();
+  stats.feeds_failing = counts[2].as<std::int64_t>();
+  stats.feeds_gone = counts[3].as<std::int64_t>();
+  stats.feeds_removed = counts[4].as<std::int64_t>();
+  stats.shows = counts[5].as<std::int64_t>();
+  stats.episodes = counts[6].as<std::int64_t>();
+  stats.removed_episodes = counts[7].as<std::int64_t>();
+  const auto last = txn.exec(
+      "SELECT extract(epoch FROM started_at)::bigint, extract(epoch FROM finished_at)::bigint,"
+      " fetched, not_modified, failed, new_episodes"
+      " FROM crawl_runs ORDER BY started_at DESC, id DESC LIMIT 1");
+  if (!last.empty()) {
+    CrawlRunStats run;
+    run.started_at = nullable<std::int64_t>(last[0][0]);
+    run.finished_at = nullable<std::int64_t>(last[0][1]);
+    run.fetched = last[0][2].as<std::int64_t>();
+    run.not_modified = last[0][3].as<std::int64_t>();
+    run.failed = last[0][4].as<std::int64_t>();
+    run.new_episodes = last[0][5].as<std::int64_t>();
+    stats.last_crawl = run;
+  }
+  const auto hosts = txn.exec_params(
+      "SELECT host, concurrency, requests, throttled, overloaded, peak, mean_latency_seconds"
+      " FROM host_paces WHERE run_id = (SELECT id FROM crawl_runs"
+      "  ORDER BY started_at DESC, id DESC LIMIT 1)"
+      " ORDER BY requests DESC, host LIMIT $1",
+      k_max_stats_hosts);
+  for (const auto& row : hosts) {
+    stats.last_crawl_hosts.push_back({row[0].as<std::string>(), row[1].as<double>(),
+                                      row[2].as<std::int64_t>(), row[3].as<std::int64_t>(),
+                                      row[4].as<std::int64_t>(), row[5].as<int>(),
+                                      row[6].as<double>()});
+  }
+  return stats;
+}
+
 Stats Database::stats() {
   return guarded(m_impl->redacted_url, "stats", [&] {
     SnapshotTransaction txn(m_impl->connection);
-    const auto counts = txn.exec1(
-        "SELECT"
-        " (SELECT count(*) FROM feeds),"
-        " (SELECT count(*) FROM feeds WHERE status = 'active'),"
-        " (SELECT count(*) FROM feeds WHERE status = 'failing'),"
-        " (SELECT count(*) FROM feeds WHERE status = 'gone'),"
-        " (SELECT count(*) FROM feeds WHERE status = 'removed'),"
-        " (SELECT count(*) FROM shows),"
-        " (SELECT count(*) FROM episodes WHERE removed_at IS NULL),"
-        " (SELECT count(*) FROM episodes WHERE removed_at IS NOT NULL)");
-    Stats stats;
-    stats.feeds_total = counts[0].as<std::int64_t>();
-    stats.feeds_active = counts[1].as<std::int64_t>();
-    stats.feeds_failing = counts[2].as<std::int64_t>();
-    stats.feeds_gone = counts[3].as<std::int64_t>();
-    stats.feeds_removed = counts[4].as<std::int64_t>();
-    stats.shows = counts[5].as<std::int64_t>();
-    stats.episodes = counts[6].as<std::int64_t>();
-    stats.removed_episodes = counts[7].as<std::int64_t>();
-    const auto last = txn.exec(
-        "SELECT extract(epoch FROM started_at)::bigint, extract(epoch FROM finished_at)::bigint,"
-        " fetched, not_modified, failed, new_episodes"
-        " FROM crawl_runs ORDER BY started_at DESC, id DESC LIMIT 1");
-    if (!last.empty()) {
-      CrawlRunStats run;
-      run.started_at = nullable<std::int64_t>(last[0][0]);
-      run.finished_at = nullable<std::int64_t>(last[0][1]);
-      run.fetched = last[0][2].as<std::int64_t>();
-      run.not_modified = last[0][3].as<std::int64_t>();
-      run.failed = last[0][4].as<std::int64_t>();
-      run.new_episodes = last[0][5].as<std::int64_t>();
-      stats.last_crawl = run;
-    }
-    const auto hosts = txn.exec_params(
-        "SELECT host, concurrency, requests, throttled, overloaded, peak, mean_latency_seconds"
-        " FROM host_paces WHERE run_id = (SELECT id FROM crawl_runs"
-        "  ORDER BY started_at DESC, id DESC LIMIT 1)"
-        " ORDER BY requests DESC, host LIMIT $1",
-        k_max_stats_hosts);
-    for (const auto& row : hosts) {
-      stats.last_crawl_hosts.push_back({row[0].as<std::string>(), row[1].as<double>(),
-                                        row[2].as<std::int64_t>(), row[3].as<std::int64_t>(),
-                                        row[4].as<std::int64_t>(), row[5].as<int>(),
-                                        row[6].as<double>()});
-    }
+    Stats stats = read_stats(txn);
     txn.commit();
     return stats;
   });

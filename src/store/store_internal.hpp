@@ -50,6 +50,9 @@ std::optional<T> nullable(const pqxx::field& field) {
   return field.as<T>();
 }
 
+// The counts `stats` prints, read in txn's snapshot.
+Stats read_stats(pqxx::transaction_base& txn);
+
 // The URL with its password replaced by "***" (URL and key=value forms); "libpq defaults"
 // when empty.
 std::string redact_database_url(const std::string& url);

@@ -43,6 +43,7 @@ struct CrawlConfig {
   std::int64_t backoff_ceiling_seconds = 7 * 86400; // longest wait between retries
   int failing_score = 4; // failure score at which a feed shows as failing
   int max_episodes_per_feed = 5000;
+  int history_days = 90; // the crawl history (`report`) is kept this long; each crawl prunes it
 };
 
 struct RenderConfig {

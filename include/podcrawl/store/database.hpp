@@ -10,6 +10,7 @@
 
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/store/artwork.hpp"
+#include "podcrawl/store/history.hpp"
 #include "podcrawl/store/pages.hpp"
 #include "podcrawl/store/records.hpp"
 
@@ -106,6 +107,19 @@ public:
   // Remember the hosts' paces and the figures run `run_id` saw so far, one statement.
   void save_host_paces(std::int64_t run_id, const std::vector<HostPaceRecord>& hosts,
                        std::int64_t now);
+
+  // ---- the crawl history ----
+  // Write what run `run_id` saw: `run` is its figures so far (they replace the run's row), and
+  // `delta` what it saw since its last write (added to the hours' and host-hours' rows). One
+  // transaction; rows locked in key order, so crawls writing at once never deadlock.
+  void add_history(std::int64_t run_id, const CrawlFigures& run, const HistoryDelta& delta);
+  // Delete the history from before `before` (Unix seconds): runs that started earlier (but never
+  // the newest), hours and host-hours. Returns the rows deleted.
+  std::int64_t prune_history(std::int64_t before);
+  // The figures of one run; nullopt when it wrote none.
+  std::optional<CrawlFigures> run_figures(std::int64_t run_id);
+  // The report of the `days` UTC days up to and including the one of `now`, in one snapshot.
+  CrawlReport crawl_report(std::int64_t now, int days);
 
   // ---- cover art ----
   // Add the image URL of every stored show that has no artwork row yet, due at once.

@@ -1,0 +1,362 @@
+#include "podcrawl/store/history.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "podcrawl/store/database.hpp"
+#include "store_internal.hpp"
+
+namespace podcrawl::store {
+
+namespace {
+
+constexpr const char* k_kind_columns[k_fetch_kinds] = {
+    "ok",           "unchanged",  "not_modified", "deferred",  "network", "client_error",
+    "server_error", "http_other", "not_a_feed",   "too_large", "refused", "gone"};
+// The figures' columns after the kinds, and the bucket array last.
+constexpr const char* k_count_columns[] = {"new_episodes", "bytes"};
+constexpr double k_buckets_per_tenfold = 8.0;
+
+// "ok, unchanged, …, bytes" with each name passed through `column`.
+template <typename Column>
+std::string figure_columns(Column column) {
+  std::string out;
+  for (const char* name : k_kind_columns) {
+    out += column(std::string(name)) + ", ";
+  }
+  for (const char* name : k_count_columns) {
+    out += column(std::string(name)) + ", ";
+  }
+  return out;
+}
+
+std::string plain_columns() {
+  return figure_columns([](const std::string& name) { return name; }) + "latency";
+}
+
+// The record definition jsonb_to_record(set) reads the figures with.
+std::string record_columns() {
+  return figure_columns([](const std::string& name) { return name + " bigint"; }) +
+         "latency bigint[]";
+}
+
+std::string record_values() {
+  return figure_columns([](const std::string& name) { return "r." + name; }) + "r.latency";
+}
+
+// SET clause of an upsert: replace (a run's row) or add (an hour's).
+std::string set_clause(bool add) {
+  std::string out = figure_columns([add](const std::string& name) {
+    return name + " = " + (add ? "t." + name + " + excluded." + name : "excluded." + name);
+  });
+  return out + (add ? "latency = podcrawl_buckets_add(t.latency, excluded.latency)"
+                    : "latency = excluded.latency");
+}
+
+nlohmann::json figures_json(const CrawlFigures& figures) {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+    out[k_kind_columns[i]] = figures.outcomes[i];
+  }
+  out["new_episodes"] = figures.new_episodes;
+  out["bytes"] = figures.bytes;
+  out["latency"] = figures.latency;
+  return out;
+}
+
+// Reads the figures from `first` on: the kinds, the counts, and the buckets as "1,2,3".
+CrawlFigures figures_from_row(const pqxx::row& row, pqxx::row::size_type first) {
+  CrawlFigures figures;
+  auto column = first;
+  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+    figures.outcomes[i] = row[column++].as<std::int64_t>(0);
+  }
+  figures.new_episodes = row[column++].as<std::int64_t>(0);
+  figures.bytes = row[column++].as<std::int64_t>(0);
+  const std::string buckets = row[column].as<std::string>("");
+  std::size_t bucket = 0;
+  const char* at = buckets.data();
+  const char* const end = at + buckets.size();
+  while (at < end && bucket < k_latency_buckets) {
+    std::int64_t count = 0;
+    const auto parsed = std::from_chars(at, end, count);
+    if (parsed.ec != std::errc()) {
+      break;
+    }
+    figures.latency[bucket++] = count;
+    at = parsed.ptr < end ? parsed.ptr + 1 : end;
+  }
+  return figures;
+}
+
+// sum(ok), sum(unchanged), …: the figures summed over a group.
+std::string summed_columns() {
+  return figure_columns([](const std::string& name) { return "sum(" + name + ")"; }) +
+         "array_to_string(podcrawl_buckets_sum(latency), ',')";
+}
+
+std::string requests_expression() {
+  std::string out;
+  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+    if (static_cast<FetchKind>(i) != FetchKind::deferred) {
+      out += std::string(out.empty() ? "" : " + ") + k_kind_columns[i];
+    }
+  }
+  return out;
+}
+
+using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
+
+constexpr std::int64_t k_day_seconds = 86400;
+// A feed due for longer than this and not fetched is overdue.
+constexpr std::int64_t k_overdue_seconds = 3600;
+
+} // namespace
+
+const char* column_name(FetchKind kind) {
+  return k_kind_columns[static_cast<std::size_t>(kind)];
+}
+
+bool is_failure(FetchKind kind) {
+  return static_cast<int>(kind) >= static_cast<int>(FetchKind::network);
+}
+
+std::size_t latency_bucket(double seconds) {
+  const double ms = seconds * 1000.0;
+  if (!(ms >= 1.0)) {
+    return 0;
+  }
+  const double index = std::floor(k_buckets_per_tenfold * std::log10(ms)) + 1.0;
+  return static_cast<std::size_t>(std::min(index, static_cast<double>(k_latency_buckets - 1)));
+}
+
+std::optional<double> latency_quantile(const LatencyCounts& counts, double q) {
+  std::int64_t total = 0;
+  for (const auto count : counts) {
+    total += count;
+  }
+  if (total <= 0) {
+    return std::nullopt;
+  }
+  const double target = std::clamp(q, 0.0, 1.0) * static_cast<double>(total);
+  double before = 0;
+  for (std::size_t i = 0; i < k_latency_buckets; ++i) {
+    const auto count = static_cast<double>(counts[i]);
+    if (count <= 0 || before + count < target) {
+      before += count;
+      continue;
+    }
+    const double share = std::clamp((target - before) / count, 0.0, 1.0);
+    if (i == 0) {
+      return share / 1000.0; // linear within [0, 1 ms)
+    }
+    const double low = std::pow(10.0, static_cast<double>(i - 1) / k_buckets_per_tenfold);
+    if (i == k_latency_buckets - 1) {
+      return low / 1000.0; // open-ended: its lower bound
+    }
+    return low * std::pow(10.0, share / k_buckets_per_tenfold) / 1000.0;
+  }
+  return std::pow(10.0, static_cast<double>(k_latency_buckets - 2) / k_buckets_per_tenfold) /
+         1000.0;
+}
+
+void CrawlFigures::add(FetchKind kind, double seconds, std::int64_t bytes_received) {
+  ++(*this)[kind];
+  bytes += std::max<std::int64_t>(bytes_received, 0);
+  if (kind != FetchKind::deferred) {
+    ++latency[latency_bucket(seconds)];
+  }
+}
+
+void CrawlFigures::add(const CrawlFigures& other) {
+  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+    outcomes[i] += other.outcomes[i];
+  }
+  new_episodes += other.new_episodes;
+  bytes += other.bytes;
+  for (std::size_t i = 0; i < k_latency_buckets; ++i) {
+    latency[i] += other.latency[i];
+  }
+}
+
+std::int64_t CrawlFigures::requests() const {
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+    total += static_cast<FetchKind>(i) == FetchKind::deferred ? 0 : outcomes[i];
+  }
+  return total;
+}
+
+std::int64_t CrawlFigures::failures() const {
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+    total += is_failure(static_cast<FetchKind>(i)) ? outcomes[i] : 0;
+  }
+  return total;
+}
+
+bool CrawlFigures::empty() const {
+  return requests() == 0 && (*this)[FetchKind::deferred] == 0 && new_episodes == 0 && bytes == 0;
+}
+
+void Database::add_history(std::int64_t run_id, const CrawlFigures& run,
+                           const HistoryDelta& delta) {
+  static const std::string k_run_sql = "INSERT INTO crawl_run_figures AS t (run_id, " +
+                                       plain_columns() + ") SELECT $1, " + record_values() +
+                                       " FROM jsonb_to_record($2::jsonb) AS r(" + record_columns() +
+                                       ") ON CONFLICT (run_id) DO UPDATE SET " + set_clause(false);
+  static const std::string k_hours_sql =
+      "INSERT INTO crawl_hours AS t (hour, " + plain_columns() + ") SELECT to_timestamp(r.hour), " +
+      record_values() + " FROM jsonb_to_recordset($1::jsonb) AS r(hour bigint, " +
+      record_columns() + ") ORDER BY r.hour ON CONFLICT (hour) DO UPDATE SET " + set_clause(true);
+  static const std::string k_host_hours_sql =
+      "INSERT INTO crawl_host_hours AS t (hour, host, " + plain_columns() +
+      ") SELECT to_timestamp(r.hour), r.host, " + record_values() +
+      " FROM jsonb_to_recordset($1::jsonb) AS r(hour bigint, host text, " + record_columns() +
+      ") WHERE r.host <> '' ORDER BY r.hour, r.host"
+      " ON CONFLICT (hour, host) DO UPDATE SET " +
+      set_clause(true);
+  nlohmann::json hours = nlohmann::json::array();
+  for (const auto& [hour, figures] : delta.hours) {
+    auto row = figures_json(figures);
+    row["hour"] = hour;
+    hours.push_back(std::move(row));
+  }
+  // Host names bounded first: two names that share their first bytes become one row.
+  std::map<std::pair<std::int64_t, std::string>, CrawlFigures> host_hours;
+  for (const auto& [key, figures] : delta.host_hours) {
+    host_hours[{key.first, bounded_text(key.second, k_max_host_bytes)}].add(figures);
+  }
+  nlohmann::json hosts = nlohmann::json::array();
+  for (const auto& [key, figures] : host_hours) {
+    auto row = figures_json(figures);
+    row["hour"] = key.first;
+    row["host"] = key.second;
+    hosts.push_back(std::move(row));
+  }
+  const auto dump = [](const nlohmann::json& json) {
+    return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  guarded(m_impl->redacted_url, "write crawl history", [&] {
+    pqxx::work txn(m_impl->connection);
+    commit_without_flush_wait(txn);
+    exec_named(txn, "podcrawl_history_run", k_run_sql, run_id, dump(figures_json(run)));
+    if (!hours.empty()) {
+      exec_named(txn, "podcrawl_history_hours", k_hours_sql, dump(hours));
+    }
+    if (!hosts.empty()) {
+      exec_named(txn, "podcrawl_history_host_hours", k_host_hours_sql, dump(hosts));
+    }
+    txn.commit();
+  });
+}
+
+std::int64_t Database::prune_history(std::int64_t before) {
+  return guarded(m_impl->redacted_url, "prune crawl history", [&] {
+    pqxx::work txn(m_impl->connection);
+    const auto row = txn.exec_params1(
+        "WITH newest AS (SELECT id FROM crawl_runs ORDER BY started_at DESC, id DESC LIMIT 1),"
+        " runs AS (DELETE FROM crawl_runs WHERE started_at < to_timestamp($1::bigint)"
+        "  AND id NOT IN (SELECT id FROM newest) RETURNING 1),"
+        " hours AS (DELETE FROM crawl_hours WHERE hour < to_timestamp($1::bigint) RETURNING 1),"
+        " hosts AS (DELETE FROM crawl_host_hours WHERE hour < to_timestamp($1::bigint)"
+        "  RETURNING 1)"
+        " SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM hours)"
+        "  + (SELECT count(*) FROM hosts)",
+        before);
+    txn.commit();
+    return row[0].as<std::int64_t>();
+  });
+}
+
+std::optional<CrawlFigures> Database::run_figures(std::int64_t run_id) {
+  return guarded(m_impl->redacted_url, "read run figures", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    const auto result = txn.exec_params(
+        "SELECT " + figure_columns([](const std::string& name) { return name; }) +
+            "array_to_string(latency, ',') FROM crawl_run_figures WHERE run_id = $1",
+        run_id);
+    if (result.empty()) {
+      return std::optional<CrawlFigures>();
+    }
+    return std::optional(figures_from_row(result[0], 0));
+  });
+}
+
+CrawlReport Database::crawl_report(std::int64_t now, int days) {
+  CrawlReport report;
+  report.now = now;
+  report.days = std::max(days, 1);
+  const std::int64_t today = now - (now % k_day_seconds + k_day_seconds) % k_day_seconds;
+  report.since = today - (report.days - 1) * k_day_seconds;
+  const std::int64_t until = today + k_day_seconds;
+  return guarded(m_impl->redacted_url, "read the crawl report", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    report.stats = read_stats(txn);
+    const auto counts = txn.exec_params1(
+        "SELECT (SELECT count(*) FROM crawl_runs WHERE started_at >= to_timestamp($1::bigint)"
+        "  AND started_at < to_timestamp($2::bigint)),"
+        " (SELECT count(*) FROM feeds WHERE status IN ('active', 'failing')"
+        "  AND coalesce(next_fetch_at, added_at) < to_timestamp($3::bigint))",
+        report.since, until, now - k_overdue_seconds);
+    report.runs = counts[0].as<std::int64_t>();
+    report.overdue = counts[1].as<std::int64_t>();
+
+    for (std::int64_t day = report.since; day < until; day += k_day_seconds) {
+      report.by_day.emplace_back(day, CrawlFigures{});
+    }
+    const auto hours = txn.exec_params(
+        "SELECT extract(epoch FROM hour)::bigint, " +
+            figure_columns([](const std::string& name) { return name; }) +
+            "array_to_string(latency, ',') FROM crawl_hours"
+            " WHERE hour >= to_timestamp($1::bigint) AND hour < to_timestamp($2::bigint)"
+            " ORDER BY hour",
+        report.since, until);
+    for (const auto& row : hours) {
+      const auto day =
+          static_cast<std::size_t>((row[0].as<std::int64_t>() - report.since) / k_day_seconds);
+      const CrawlFigures figures = figures_from_row(row, 1);
+      if (day < report.by_day.size()) {
+        report.by_day[day].second.add(figures);
+        report.total.add(figures);
+      }
+    }
+
+    const auto hosts = txn.exec_params(
+        "SELECT host, " + summed_columns() +
+            " FROM crawl_host_hours"
+            " WHERE hour >= to_timestamp($1::bigint) AND hour < to_timestamp($2::bigint)"
+            " GROUP BY host ORDER BY sum(" +
+            requests_expression() + ") DESC, host LIMIT $3",
+        report.since, until, static_cast<std::int64_t>(k_max_report_hosts));
+    for (const auto& row : hosts) {
+      report.hosts.push_back({row[0].as<std::string>(), figures_from_row(row, 1)});
+    }
+
+    // A failing feed has failed since the fetch after its last success (or its first fetch).
+    const auto failing = txn.exec_params(
+        "SELECT f.url, f.last_status, f.last_error, extract(epoch FROM f.last_fetch_at)::bigint,"
+        " (SELECT extract(epoch FROM min(x.fetched_at))::bigint FROM fetches x"
+        "  WHERE x.feed_id = f.id AND x.outcome IN ('failed', 'gone')"
+        "   AND x.fetched_at > coalesce((SELECT max(y.fetched_at) FROM fetches y"
+        "    WHERE y.feed_id = f.id AND y.outcome NOT IN ('failed', 'gone')), '-infinity'))"
+        " FROM feeds f WHERE f.status = 'failing'"
+        " ORDER BY f.failure_score DESC, f.last_fetch_at DESC NULLS LAST, f.id LIMIT $1",
+        static_cast<std::int64_t>(k_max_failing_feeds));
+    for (const auto& row : failing) {
+      report.failing_feeds.push_back({row[0].as<std::string>(), nullable<int>(row[1]),
+                                      row[2].as<std::string>(), nullable<std::int64_t>(row[3]),
+                                      nullable<std::int64_t>(row[4])});
+    }
+    report.failing_total = report.stats.feeds_failing;
+    txn.commit();
+    return report;
+  });
+}
+
+} // namespace podcrawl::store

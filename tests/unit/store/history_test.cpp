@@ -1,0 +1,159 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "store_fixture.hpp"
+
+namespace podcrawl::store {
+namespace {
+
+// 2025-06-15 12:26:40 UTC; its day starts at k_day.
+constexpr std::int64_t k_now = 1'750'000'000;
+constexpr std::int64_t k_day = k_now - k_now % 86400;
+constexpr std::int64_t k_hour = k_now - k_now % 3600;
+
+CrawlFigures figures(FetchKind kind, std::int64_t count, double seconds, std::int64_t bytes = 0) {
+  CrawlFigures out;
+  for (std::int64_t i = 0; i < count; ++i) {
+    out.add(kind, seconds, bytes);
+  }
+  return out;
+}
+
+TEST(LatencyBuckets, EachBucketIsAnEighthOfATenfold) {
+  EXPECT_EQ(latency_bucket(0.0), 0u);
+  EXPECT_EQ(latency_bucket(0.0009), 0u);
+  EXPECT_EQ(latency_bucket(0.001), 1u);
+  EXPECT_EQ(latency_bucket(0.010), 9u);
+  EXPECT_EQ(latency_bucket(0.100), 17u);
+  EXPECT_EQ(latency_bucket(1.0), 25u);
+  EXPECT_EQ(latency_bucket(1e6), k_latency_buckets - 1);
+  EXPECT_EQ(latency_bucket(std::nan("")), 0u);
+}
+
+TEST(LatencyBuckets, QuantilesFallInsideTheirBucket) {
+  LatencyCounts counts{};
+  EXPECT_FALSE(latency_quantile(counts, 0.5));
+  counts[latency_bucket(0.020)] += 90; // 20 ms
+  counts[latency_bucket(2.0)] += 10;   // 2 s
+  const double median = *latency_quantile(counts, 0.5);
+  EXPECT_GE(median, 0.0178); // the bucket [10^(10/8), 10^(11/8)) ms
+  EXPECT_LT(median, 0.0238);
+  const double slowest = *latency_quantile(counts, 0.99);
+  EXPECT_GE(slowest, 1.78);
+  EXPECT_LT(slowest, 2.38);
+  EXPECT_LE(*latency_quantile(counts, 0.0), median);
+}
+
+TEST(CrawlFigures, CountKindsRequestsAndFailures) {
+  CrawlFigures run = figures(FetchKind::ok, 3, 0.05, 100);
+  run.add(figures(FetchKind::server_error, 2, 1.0, 10));
+  run.add(FetchKind::deferred, 0, 0);
+  EXPECT_EQ(run[FetchKind::ok], 3);
+  EXPECT_EQ(run.requests(), 5);
+  EXPECT_EQ(run.failures(), 2);
+  EXPECT_EQ(run.bytes, 320);
+  std::int64_t timed = 0;
+  for (const auto count : run.latency) {
+    timed += count;
+  }
+  EXPECT_EQ(timed, 5); // a deferred feed was never asked
+  EXPECT_TRUE(is_failure(FetchKind::gone));
+  EXPECT_FALSE(is_failure(FetchKind::not_modified));
+  EXPECT_STREQ(column_name(FetchKind::not_a_feed), "not_a_feed");
+}
+
+using HistoryTest = StoreTest;
+
+TEST_F(HistoryTest, WritesAddUpPerHourAndHostAndReplaceTheRunsRow) {
+  const std::int64_t run = db().begin_crawl_run(k_now);
+  HistoryDelta first;
+  first.hours[k_hour] = figures(FetchKind::ok, 2, 0.05, 1000);
+  first.host_hours[{k_hour, "a.example"}] = figures(FetchKind::ok, 2, 0.05, 1000);
+  db().add_history(run, first.hours[k_hour], first);
+
+  HistoryDelta second;
+  second.hours[k_hour] = figures(FetchKind::client_error, 1, 0.2, 10);
+  second.hours[k_hour + 3600] = figures(FetchKind::not_modified, 4, 0.01);
+  second.host_hours[{k_hour, "a.example"}] = figures(FetchKind::client_error, 1, 0.2, 10);
+  second.host_hours[{k_hour + 3600, "b.example"}] = figures(FetchKind::not_modified, 4, 0.01);
+  CrawlFigures whole = first.hours[k_hour];
+  whole.add(second.hours[k_hour]);
+  whole.add(second.hours[k_hour + 3600]);
+  db().add_history(run, whole, second);
+
+  const auto stored = db().run_figures(run);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->outcomes, whole.outcomes);
+  EXPECT_EQ(stored->latency, whole.latency);
+  EXPECT_EQ(stored->bytes, 2010);
+
+  const CrawlReport report = db().crawl_report(k_now + 3600, 7);
+  ASSERT_EQ(report.by_day.size(), 7u);
+  EXPECT_EQ(report.by_day.back().first, k_day);
+  EXPECT_EQ(report.by_day.back().second[FetchKind::ok], 2);
+  EXPECT_EQ(report.by_day.back().second[FetchKind::client_error], 1);
+  EXPECT_EQ(report.by_day.back().second[FetchKind::not_modified], 4);
+  EXPECT_EQ(report.total.latency, whole.latency);
+  EXPECT_EQ(report.runs, 1);
+  ASSERT_EQ(report.hosts.size(), 2u);
+  EXPECT_EQ(report.hosts[0].host, "b.example"); // the most requests first
+  EXPECT_EQ(report.hosts[1].host, "a.example");
+  EXPECT_EQ(report.hosts[1].figures[FetchKind::ok], 2);
+  EXPECT_EQ(report.hosts[1].figures.failures(), 1);
+  CrawlFigures host_a = figures(FetchKind::ok, 2, 0.05);
+  host_a.add(figures(FetchKind::client_error, 1, 0.2));
+  EXPECT_EQ(report.hosts[1].figures.latency, host_a.latency);
+}
+
+TEST_F(HistoryTest, PruningDeletesWhatIsOlderButKeepsTheNewestRun) {
+  const std::int64_t old_time = k_now - 100 * 86400;
+  const std::int64_t old_run = db().begin_crawl_run(old_time);
+  HistoryDelta old_delta;
+  old_delta.hours[old_time - old_time % 3600] = figures(FetchKind::ok, 1, 0.1);
+  old_delta.host_hours[{old_time - old_time % 3600, "a.example"}] = figures(FetchKind::ok, 1, 0.1);
+  db().add_history(old_run, figures(FetchKind::ok, 1, 0.1), old_delta);
+
+  // Only the old run exists: it is the newest and stays, its hours go.
+  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 2);
+  EXPECT_TRUE(db().run_figures(old_run));
+
+  const std::int64_t run = db().begin_crawl_run(k_now);
+  HistoryDelta delta;
+  delta.hours[k_hour] = figures(FetchKind::ok, 1, 0.1);
+  db().add_history(run, figures(FetchKind::ok, 1, 0.1), delta);
+  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 1);
+  EXPECT_FALSE(db().run_figures(old_run));
+  EXPECT_TRUE(db().run_figures(run));
+  const CrawlReport report = db().crawl_report(k_now, 1);
+  EXPECT_EQ(report.total[FetchKind::ok], 1);
+  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 0);
+}
+
+TEST_F(HistoryTest, TheReportListsFailingFeedsWithTheirFirstFailureSinceTheirLastSuccess) {
+  const std::int64_t id = listed_feed("https://a.example/feed", k_now - 10000);
+  FetchMeta meta;
+  db().record_success(id, meta, show("A"), k_now - 9000, k_now - 8000);
+  const FetchFailure failure{.http_status = 500, .error = "HTTP 500", .weight = 2};
+  db().record_failure(id, failure, k_now - 7000, k_now - 6000);
+  db().record_failure(id, failure, k_now - 5000, k_now - 4000);
+  listed_feed("https://b.example/feed", k_now - 10000); // never fetched: overdue
+
+  const CrawlReport report = db().crawl_report(k_now, 30);
+  ASSERT_EQ(report.failing_feeds.size(), 1u);
+  EXPECT_EQ(report.failing_total, 1);
+  const FailingFeed& failing = report.failing_feeds[0];
+  EXPECT_EQ(failing.url, "https://a.example/feed");
+  EXPECT_EQ(failing.last_status, 500);
+  EXPECT_EQ(failing.last_error, "HTTP 500");
+  EXPECT_EQ(failing.failing_since, k_now - 7000);
+  EXPECT_EQ(failing.last_fetch_at, k_now - 5000);
+  EXPECT_EQ(report.overdue, 2); // a: due at k_now - 4000; b: never fetched
+  EXPECT_EQ(report.stats.feeds_failing, 1);
+  EXPECT_EQ(report.stats.feeds_total, 2);
+  EXPECT_EQ(report.since, k_day - 29 * 86400);
+}
+
+} // namespace
+} // namespace podcrawl::store
