@@ -166,6 +166,7 @@ int run(int argc, char** argv) {
   add_serve_command(app, context);
   add_search_command(app, context);
   add_stats_command(app, context);
+  add_report_command(app, context);
 
   try {
     app.parse(argc, argv);

@@ -69,6 +69,7 @@ constexpr KnownKey k_known_keys[] = {
     {"serve", "drain_timeout_seconds", Kind::positive_integer},
     {"serve", "max_age_seconds", Kind::positive_integer},
     {"serve", "metrics_from_anywhere", Kind::boolean},
+    {"serve", "report_from_anywhere", Kind::boolean},
     {"serve", "access_log", Kind::boolean},
     {"serve", "changes", Kind::string},
 };
@@ -356,6 +357,7 @@ void read_serve(const Reader& reader, ServeConfig& serve) {
   reader.read("serve", "drain_timeout_seconds", serve.drain_timeout_seconds);
   reader.read("serve", "max_age_seconds", serve.max_age_seconds);
   reader.read("serve", "metrics_from_anywhere", serve.metrics_from_anywhere);
+  reader.read("serve", "report_from_anywhere", serve.report_from_anywhere);
   reader.read("serve", "access_log", serve.access_log);
   reader.read("serve", "changes", serve.changes);
   if (serve.changes != "auto" && serve.changes != "notify" && serve.changes != "poll") {

@@ -280,13 +280,17 @@ void Run::write_history(store::Database& claims, std::int64_t run_id) {
 void Run::record(const Job& job, store::FetchKind kind, std::int64_t new_episodes) {
   const std::int64_t now = core::now();
   const std::int64_t hour = now - (now % k_hour_seconds + k_hour_seconds) % k_hour_seconds;
+  // The host as the fetch pool paces it: with its port, when the URL names one.
   const auto url = net::parse_url(job.feed.url);
+  std::string host = url ? url->host : std::string();
+  if (url && url->port) {
+    host += ":" + std::to_string(*url->port);
+  }
   const double seconds = job.result.seconds;
   const std::int64_t bytes = job.result.received_bytes;
   std::lock_guard lock(m_mutex);
   for (store::CrawlFigures* figures :
-       {&m_run_figures, &m_history.hours[hour],
-        &m_history.host_hours[{hour, url ? url->host : std::string()}]}) {
+       {&m_run_figures, &m_history.hours[hour], &m_history.host_hours[{hour, host}]}) {
     figures->add(kind, seconds, bytes);
     figures->new_episodes += new_episodes;
   }

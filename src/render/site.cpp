@@ -16,6 +16,7 @@
 
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/files.hpp"
+#include "podcrawl/render/report.hpp"
 #include "render_internal.hpp"
 
 namespace podcrawl::render {
@@ -260,6 +261,10 @@ RenderedPage Renderer::search_page(const store::SearchPage& page, std::string_vi
   return m_impl->render(
       m_impl->templates.search, locale, now,
       [&](const auto& site, const auto& l) { return internal::search_page(site, l, page); });
+}
+
+std::string Renderer::report_page(const store::CrawlReport& report, std::string_view locale) {
+  return render::report_page(report, m_impl->localizer(locale));
 }
 
 std::string Renderer::show_opml(const store::StoredShow& show) const {

@@ -1,5 +1,7 @@
 #include "podcrawl/serve/live.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
@@ -38,6 +40,9 @@ constexpr auto k_reconnect_delay = std::chrono::seconds(2);
 constexpr auto k_listen_start_wait = std::chrono::seconds(5);
 // How often a server that cannot hear announcements (on a replica) asks what changed.
 constexpr auto k_poll_interval = std::chrono::seconds(2);
+// /admin/report covers this many days unless the query asks for others (1 to the most).
+constexpr std::int64_t k_report_days = 14;
+constexpr std::int64_t k_max_report_days = 366;
 // /metrics reads the directory's counts at most this often.
 constexpr std::int64_t k_stats_lifetime_seconds = 15;
 // A cover art file's Cache-Control: its URL names its bytes for good.
@@ -509,11 +514,51 @@ struct LiveDirectory::Impl {
     return response;
   }
 
+  // The crawl health report: for loopback clients (unless configured), never cached, in the
+  // locale the query names or Accept-Language prefers.
+  http::Response report_answer(const http::Request& request, std::int64_t at) {
+    if (!request.loopback_client && !options.config.report_from_anywhere) {
+      return not_found_answer(request, at);
+    }
+    std::string locale = query_value(request.query, "locale");
+    if (std::find(locales.begin(), locales.end(), locale) == locales.end()) {
+      locale = negotiate_locale(request.header("Accept-Language"), locales);
+    }
+    if (locale.empty()) {
+      locale = locales.front();
+    }
+    std::int64_t days = k_report_days;
+    const std::string asked = query_value(request.query, "days");
+    if (!asked.empty()) {
+      std::int64_t value = 0;
+      const auto parsed = std::from_chars(asked.data(), asked.data() + asked.size(), value);
+      if (parsed.ec != std::errc() || parsed.ptr != asked.data() + asked.size() || value < 1 ||
+          value > k_max_report_days) {
+        return plain_answer(
+            400, "days: a whole number from 1 to " + std::to_string(k_max_report_days) + "\n");
+      }
+      days = value;
+    }
+    std::string html;
+    with_database([&](store::Database& database, render::Renderer& renderer) -> Page {
+      html = renderer.report_page(database.crawl_report(at, static_cast<int>(days)), locale);
+      return nullptr;
+    });
+    http::Response response;
+    response.headers.emplace_back("Content-Type", k_html);
+    response.headers.emplace_back("Cache-Control", "no-store");
+    response.headers.emplace_back("Vary", "Accept-Language");
+    response.body = std::make_shared<const std::string>(std::move(html));
+    add_security_headers(response);
+    return response;
+  }
+
   // The answer when it needs neither the database nor a compression; nullopt otherwise.
   std::optional<http::Response> answer_at_once(const http::Request& request, const Route& route,
                                                std::int64_t at) {
     switch (route.kind) {
       case Kind::metrics:
+      case Kind::report:
       case Kind::search:
         return std::nullopt;
       case Kind::root:
@@ -536,6 +581,8 @@ struct LiveDirectory::Impl {
         return root_answer(request, at);
       case Kind::metrics:
         return metrics_answer(request, at);
+      case Kind::report:
+        return report_answer(request, at);
       case Kind::redirect: {
         http::Response response;
         response.status = 301;

@@ -195,6 +195,8 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
   }
   if (!folder && parts.size() == 1 && parts[0] == "metrics") {
     result.kind = Kind::metrics;
+  } else if (!folder && parts.size() == 2 && parts[0] == "admin" && parts[1] == "report") {
+    result.kind = Kind::report;
   } else if (!folder && last_is_file) {
     result = route_file(parts, locales);
   } else {
@@ -282,6 +284,8 @@ const char* to_string(Route::Kind kind) {
       return "asset";
     case Kind::metrics:
       return "metrics";
+    case Kind::report:
+      return "report";
     case Kind::opml:
       return "opml";
     case Kind::art:

@@ -122,10 +122,6 @@ const char* column_name(FetchKind kind) {
   return k_kind_columns[static_cast<std::size_t>(kind)];
 }
 
-bool is_failure(FetchKind kind) {
-  return static_cast<int>(kind) >= static_cast<int>(FetchKind::network);
-}
-
 std::size_t latency_bucket(double seconds) {
   const double ms = seconds * 1000.0;
   if (!(ms >= 1.0)) {
@@ -182,26 +178,6 @@ void CrawlFigures::add(const CrawlFigures& other) {
   for (std::size_t i = 0; i < k_latency_buckets; ++i) {
     latency[i] += other.latency[i];
   }
-}
-
-std::int64_t CrawlFigures::requests() const {
-  std::int64_t total = 0;
-  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
-    total += static_cast<FetchKind>(i) == FetchKind::deferred ? 0 : outcomes[i];
-  }
-  return total;
-}
-
-std::int64_t CrawlFigures::failures() const {
-  std::int64_t total = 0;
-  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
-    total += is_failure(static_cast<FetchKind>(i)) ? outcomes[i] : 0;
-  }
-  return total;
-}
-
-bool CrawlFigures::empty() const {
-  return requests() == 0 && (*this)[FetchKind::deferred] == 0 && new_episodes == 0 && bytes == 0;
 }
 
 void Database::add_history(std::int64_t run_id, const CrawlFigures& run,
@@ -335,7 +311,10 @@ CrawlReport Database::crawl_report(std::int64_t now, int days) {
             requests_expression() + ") DESC, host LIMIT $3",
         report.since, until, static_cast<std::int64_t>(k_max_report_hosts));
     for (const auto& row : hosts) {
-      report.hosts.push_back({row[0].as<std::string>(), figures_from_row(row, 1)});
+      HostFigures host{row[0].as<std::string>(), figures_from_row(row, 1), {}, {}};
+      host.median_seconds = latency_quantile(host.figures.latency, 0.5);
+      host.slow_seconds = latency_quantile(host.figures.latency, 0.9);
+      report.hosts.push_back(std::move(host));
     }
 
     // A failing feed has failed since the fetch after its last success (or its first fetch).
@@ -354,6 +333,8 @@ CrawlReport Database::crawl_report(std::int64_t now, int days) {
                                       nullable<std::int64_t>(row[4])});
     }
     report.failing_total = report.stats.feeds_failing;
+    report.median_seconds = latency_quantile(report.total.latency, 0.5);
+    report.slow_seconds = latency_quantile(report.total.latency, 0.9);
     txn.commit();
     return report;
   });

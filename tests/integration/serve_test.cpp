@@ -405,6 +405,31 @@ TEST_F(LiveServe, ACrawlThatStoresAnEpisodeChangesTheLivePagesWithoutARender) {
   expect_a_new_episode_on_the_live_pages(port);
 }
 
+// /admin/report answers the loopback client with the very page `podcrawl report` writes.
+TEST_F(LiveServe, AnswersTheCrawlReportAsTheReportCommandWritesIt) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  for (const std::string locale : {"ar", "en"}) {
+    const auto out = m_dir.path() / ("report-" + locale + ".html");
+    const auto written =
+        run({"report", "--out", out.string(), "--locale", locale, "--days", "30", "--now", k_now});
+    ASSERT_EQ(written.status, 0) << written.out;
+    const Answer answer = get(port, "/admin/report?days=30&locale=" + locale);
+    EXPECT_EQ(answer.status, 200);
+    EXPECT_EQ(answer.header("content-type"), "text/html; charset=utf-8");
+    EXPECT_EQ(answer.header("cache-control"), "no-store");
+    EXPECT_EQ(answer.body, read_file(out)) << locale;
+  }
+  // Without a locale in the query, Accept-Language chooses.
+  const Answer arabic = get(port, "/admin/report", {"Accept-Language: ar-EG"});
+  EXPECT_EQ(arabic.status, 200);
+  EXPECT_NE(arabic.body.find("<html lang=\"ar\" dir=\"rtl\">"), std::string::npos);
+  EXPECT_EQ(get(port, "/admin/report?days=0").status, 400);
+  EXPECT_EQ(get(port, "/admin/report?days=12x").status, 400);
+  EXPECT_EQ(get(port, "/admin/report/").status, 404);
+  EXPECT_EQ(get(port, "/admin/").status, 404);
+}
+
 TEST_F(LiveServe, AServerThatPollsForChangesAsOnAReplicaSeesTheNewEpisodeToo) {
   const int port = start_serve("changes = \"poll\"\n");
   ASSERT_NE(port, 0);

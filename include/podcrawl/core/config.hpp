@@ -62,6 +62,7 @@ struct ServeConfig {
   int drain_timeout_seconds = 10;               // how long SIGTERM lets requests in flight finish
   int max_age_seconds = 300;                    // longest Cache-Control max-age a page is sent with
   bool metrics_from_anywhere = false;           // /metrics answers loopback clients only unless set
+  bool report_from_anywhere = false;            // and /admin/report likewise
   bool access_log = true;                       // one log line per request
   // How the page cache hears of the store's changes: "notify" (LISTEN on the primary), "poll"
   // (ask the database every few seconds; what a read replica needs), or "auto" (poll on a

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "podcrawl/store/history.hpp"
 #include "podcrawl/store/pages.hpp"
 
 namespace podcrawl::render {
@@ -69,6 +70,8 @@ public:
   // Only the live directory answers it: an exported site has no search pages.
   RenderedPage search_page(const store::SearchPage& page, std::string_view locale,
                            std::int64_t now);
+  // The crawl health report (render::report_page) in one of the locales.
+  std::string report_page(const store::CrawlReport& report, std::string_view locale);
   // The show's OPML document, one for every locale; empty when its feed URL is not http(s).
   std::string show_opml(const store::StoredShow& show) const;
   // The site's stylesheet and the language chooser's script.

@@ -8,14 +8,15 @@
 namespace podcrawl::serve {
 
 // What a request path names in the live directory: the pages of the SPEC's site layout (the
-// same addresses `render` writes files at, `…/index.html` included), the site's assets, and
-// /metrics.
+// same addresses `render` writes files at, `…/index.html` included), the site's assets,
+// /metrics and /admin/report.
 struct Route {
   enum class Kind {
     root,           // "/": the language chooser, or a redirect by Accept-Language
     stylesheet,     // "/site.css"
     script,         // "/choose-locale.js"
     metrics,        // "/metrics"
+    report,         // "/admin/report", the crawl health report (days and locale in the query)
     opml,           // "/opml/<show>.opml"
     art,            // "/art/<sha1>-<width>.webp", a cover art file (slug is its name)
     home,           // "/<locale>/"

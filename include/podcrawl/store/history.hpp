@@ -34,7 +34,9 @@ inline constexpr std::size_t k_fetch_kinds = 12;
 // The history's column of each kind: "ok", "not_modified", "client_error", …
 const char* column_name(FetchKind kind);
 // True for the kinds that are failures (network to gone).
-bool is_failure(FetchKind kind);
+constexpr bool is_failure(FetchKind kind) {
+  return static_cast<int>(kind) >= static_cast<int>(FetchKind::network);
+}
 
 // Fetch latencies counted in buckets of a logarithmic scale, 8 to a tenfold: bucket 0 holds
 // answers under 1 ms, bucket i (1..39) those in [10^((i-1)/8), 10^(i/8)) ms, and the last
@@ -59,9 +61,21 @@ struct CrawlFigures {
   // Count one fetch.
   void add(FetchKind kind, double seconds, std::int64_t bytes_received);
   void add(const CrawlFigures& other);
-  std::int64_t requests() const; // every kind but deferred
-  std::int64_t failures() const;
-  bool empty() const;
+  // Every kind but deferred.
+  std::int64_t requests() const {
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+      total += static_cast<FetchKind>(i) == FetchKind::deferred ? 0 : outcomes[i];
+    }
+    return total;
+  }
+  std::int64_t failures() const {
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+      total += is_failure(static_cast<FetchKind>(i)) ? outcomes[i] : 0;
+    }
+    return total;
+  }
 };
 
 // What a run adds to the history between two writes: figures by hour (Unix seconds of the
@@ -76,6 +90,8 @@ struct HistoryDelta {
 struct HostFigures {
   std::string host;
   CrawlFigures figures;
+  std::optional<double> median_seconds; // latency_quantile 0.5 and 0.9 of its figures
+  std::optional<double> slow_seconds;
 };
 
 // A feed that is failing, for the report.
@@ -97,6 +113,8 @@ struct CrawlReport {
   std::int64_t overdue = 0; // feeds due for more than an hour and not fetched
   std::vector<std::pair<std::int64_t, CrawlFigures>> by_day; // each day, oldest first
   CrawlFigures total;                                        // the period's
+  std::optional<double> median_seconds; // the period's latency_quantile 0.5 and 0.9
+  std::optional<double> slow_seconds;
   std::vector<HostFigures> hosts;         // most requests first, at most k_max_report_hosts
   std::vector<FailingFeed> failing_feeds; // the most failing first, at most k_max_failing_feeds
   std::int64_t failing_total = 0;

@@ -29,6 +29,7 @@ TEST(Route, NamesEveryPageOfTheSiteLayout) {
       {"/site.css", Kind::stylesheet, "", "", "", 1, "site.css"},
       {"/choose-locale.js", Kind::script, "", "", "", 1, "choose-locale.js"},
       {"/metrics", Kind::metrics, "", "", "", 1, "metrics"},
+      {"/admin/report", Kind::report, "", "", "", 1, "admin/report"},
       {"/opml/hello.opml", Kind::opml, "", "hello", "", 1, "opml/hello.opml"},
       {"/art/0123456789abcdef0123456789abcdef01234567-400.webp", Kind::art, "",
        "0123456789abcdef0123456789abcdef01234567-400.webp", "", 1,
@@ -111,6 +112,9 @@ TEST(Route, NamesNothingOutsideTheLayout) {
       "/en/search/x/",
       "/en/search/page/1/",
       "/search/",
+      "/admin/report/",
+      "/admin/",
+      "/admin/reports",
   };
   for (const char* path : cases) {
     EXPECT_EQ(serve::route(path, k_locales).kind, Kind::not_found) << path;
