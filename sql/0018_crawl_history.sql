@@ -13,10 +13,6 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   FROM unnest(a, b) WITH ORDINALITY AS t(x, y, n)
 $$;
 
-CREATE AGGREGATE podcrawl_buckets_sum(bigint[]) (
-  SFUNC = podcrawl_buckets_add, STYPE = bigint[], INITCOND = '{}'
-);
-
 -- The figures' columns, which the three tables below copy; it never holds a row.
 CREATE TABLE crawl_figures (
   ok            bigint NOT NULL DEFAULT 0,
@@ -47,8 +43,8 @@ CREATE TABLE crawl_hours (
   LIKE crawl_figures INCLUDING DEFAULTS
 );
 
--- The hosts a run keeps per hour: those that failed, and the busiest and slowest (bounded per
--- write, so a crawl of a million hosts still writes a bounded number of rows).
+-- The hosts a run keeps per hour: those with the most failures, the busiest and the slowest,
+-- 200 of each, so that a crawl of a million hosts still writes a bounded number of rows.
 CREATE TABLE crawl_host_hours (
   hour timestamptz NOT NULL,
   host text NOT NULL,

@@ -18,6 +18,9 @@ namespace podcrawl::core {
 
 namespace {
 
+// The longest crawl history kept.
+constexpr int k_max_history_days = 36500;
+
 // The kinds of value a key takes.
 enum class Kind { string, boolean, positive_integer, string_list, host_rules };
 
@@ -318,6 +321,11 @@ void read_crawl(const Reader& reader, CrawlConfig& crawl) {
   reader.read("crawl", "failing_score", crawl.failing_score);
   reader.read("crawl", "max_episodes_per_feed", crawl.max_episodes_per_feed);
   reader.read("crawl", "history_days", crawl.history_days);
+  if (crawl.history_days > k_max_history_days) {
+    reader.fail(reader.source_of("crawl", "history_days"),
+                "crawl.history_days (" + std::to_string(crawl.history_days) +
+                    ") exceeds a century (" + std::to_string(k_max_history_days) + " days)");
+  }
   if (crawl.min_refresh_seconds > crawl.max_refresh_seconds) {
     const auto& min_source = reader.source_of("crawl", "min_refresh_seconds");
     reader.fail(

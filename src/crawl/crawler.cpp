@@ -19,6 +19,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "podcrawl/core/error.hpp"
 #include "podcrawl/core/hash.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/feed/parser.hpp"
@@ -44,9 +45,12 @@ constexpr std::int64_t k_claimed_per_slot = 4;
 constexpr auto k_pace_save_interval = std::chrono::seconds(15);
 constexpr auto k_slowest_hosts_interval = std::chrono::milliseconds(500);
 constexpr std::size_t k_slowest_hosts = 3;
-// Hosts a history write keeps per hour, for each of: the most failures, the most requests, the
-// slowest answers (the same host may be in several). The hour's own row counts every host.
+// Hosts a run writes to the history per hour, for each of: the most failures, the most
+// requests, the slowest answers (the same host may be in several). The hour's own row counts
+// every host. Until its hour is over, a run holds the hosts of that hour in memory, trimmed to
+// k_held_hosts_per_rank of each when they grow past three times that.
 constexpr std::size_t k_history_hosts_per_rank = 200;
+constexpr std::size_t k_held_hosts_per_rank = 2000;
 constexpr std::int64_t k_hour_seconds = 3600;
 constexpr std::int64_t k_day_seconds = 86400;
 
@@ -131,14 +135,20 @@ store::FetchKind failure_kind(fetch::FetchOutcome outcome, int http_status) {
   return store::FetchKind::http_other;
 }
 
-// Of a delta's host-hours, those a history write keeps: the hosts with the most failures, the
-// most requests and the slowest answers, k_history_hosts_per_rank of each.
-void keep_ranked_hosts(store::HistoryDelta& delta) {
+using HostHours = std::map<std::pair<std::int64_t, std::string>, store::CrawlFigures>;
+
+std::int64_t hour_of(std::int64_t t) {
+  return t - (t % k_hour_seconds + k_hour_seconds) % k_hour_seconds;
+}
+
+// Of host-hours, keep those of the hosts with the most failures, the most requests and the
+// slowest answers, per_rank of each.
+void keep_ranked_hosts(HostHours& host_hours, std::size_t per_rank) {
   std::map<std::string, store::CrawlFigures> by_host;
-  for (const auto& [key, figures] : delta.host_hours) {
+  for (const auto& [key, figures] : host_hours) {
     by_host[key.second].add(figures);
   }
-  if (by_host.size() <= k_history_hosts_per_rank) {
+  if (by_host.size() <= per_rank) {
     return;
   }
   struct Ranked {
@@ -155,7 +165,7 @@ void keep_ranked_hosts(store::HistoryDelta& delta) {
   }
   std::set<std::string> kept;
   const auto keep_top = [&](auto score) {
-    const auto count = std::min(k_history_hosts_per_rank, ranked.size());
+    const auto count = std::min(per_rank, ranked.size());
     std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(count),
                       ranked.end(), [&](const Ranked& a, const Ranked& b) {
                         return score(a) != score(b) ? score(a) > score(b) : *a.host < *b.host;
@@ -169,8 +179,7 @@ void keep_ranked_hosts(store::HistoryDelta& delta) {
   keep_top([](const Ranked& r) { return static_cast<double>(r.failures); });
   keep_top([](const Ranked& r) { return static_cast<double>(r.requests); });
   keep_top([](const Ranked& r) { return r.slow; });
-  std::erase_if(delta.host_hours,
-                [&](const auto& entry) { return !kept.contains(entry.first.second); });
+  std::erase_if(host_hours, [&](const auto& entry) { return !kept.contains(entry.first.second); });
 }
 
 // Shared by the fetching thread and the workers of one run.
@@ -193,7 +202,7 @@ public:
 private:
   static std::size_t worker_count(const CrawlOptions& options);
   void fetch_all(store::Database& claims, std::int64_t run_id);
-  void write_history(store::Database& claims, std::int64_t run_id);
+  void write_history(store::Database& claims, std::int64_t run_id, bool last);
   void record(const Job& job, store::FetchKind kind, std::int64_t new_episodes = 0);
   bool may_claim() const;
   void work();
@@ -218,6 +227,7 @@ private:
   std::atomic<bool> m_failed{false};
   store::CrawlFigures m_run_figures; // the run's, for its history row
   store::HistoryDelta m_history;     // since the last history write
+  HostHours m_held_hosts;            // the fetching thread's: host-hours not written yet
 };
 
 std::size_t Run::worker_count(const CrawlOptions& options) {
@@ -245,9 +255,9 @@ CrawlSummary Run::execute() {
     worker.join();
   }
   if (m_error) {
+    write_history(claims, run_id, true);
     std::rethrow_exception(m_error);
   }
-  write_history(claims, run_id);
   store::CrawlRunStats totals;
   totals.started_at = m_started;
   totals.finished_at = core::now();
@@ -256,16 +266,22 @@ CrawlSummary Run::execute() {
   totals.failed = m_summary.failed;
   totals.new_episodes = m_summary.new_episodes;
   claims.finish_crawl_run(run_id, totals);
-  const std::int64_t pruned =
-      claims.prune_history(totals.finished_at.value_or(m_started) -
-                           std::int64_t{m_config.crawl.history_days} * k_day_seconds);
-  if (pruned > 0) {
-    spdlog::debug("pruned {} rows of crawl history", pruned);
+  write_history(claims, run_id, true);
+  try {
+    const std::int64_t pruned = claims.prune_history(
+        *totals.finished_at - std::int64_t{m_config.crawl.history_days} * k_day_seconds);
+    if (pruned > 0) {
+      spdlog::debug("pruned {} rows of crawl history", pruned);
+    }
+  } catch (const core::EnvironmentError& error) {
+    spdlog::warn("the crawl history was not pruned: {}", error.what());
   }
   return m_summary;
 }
 
-void Run::write_history(store::Database& claims, std::int64_t run_id) {
+// The history is the crawl's account of itself, not its work: a write that fails is logged and
+// the crawl goes on.
+void Run::write_history(store::Database& claims, std::int64_t run_id, bool last) {
   store::CrawlFigures run;
   store::HistoryDelta delta;
   {
@@ -273,19 +289,37 @@ void Run::write_history(store::Database& claims, std::int64_t run_id) {
     run = m_run_figures;
     delta = std::exchange(m_history, {});
   }
-  keep_ranked_hosts(delta);
-  claims.add_history(run_id, run, delta);
+  // Host-hours are held until their hour is over (or the run ends), then ranked once: a run
+  // writes at most 3 x k_history_hosts_per_rank hosts an hour.
+  for (auto& [key, figures] : delta.host_hours) {
+    m_held_hosts[key].add(figures);
+  }
+  delta.host_hours.clear();
+  if (m_held_hosts.size() > 3 * k_held_hosts_per_rank) {
+    keep_ranked_hosts(m_held_hosts, k_held_hosts_per_rank);
+  }
+  const std::int64_t current_hour = hour_of(core::now());
+  for (auto it = m_held_hosts.begin(); it != m_held_hosts.end();) {
+    if (last || it->first.first < current_hour) {
+      delta.host_hours.insert(m_held_hosts.extract(it++));
+    } else {
+      ++it;
+    }
+  }
+  keep_ranked_hosts(delta.host_hours, k_history_hosts_per_rank);
+  try {
+    claims.add_history(run_id, run, delta);
+  } catch (const core::EnvironmentError& error) {
+    spdlog::warn("the crawl history was not written: {}", error.what());
+  }
 }
 
 void Run::record(const Job& job, store::FetchKind kind, std::int64_t new_episodes) {
-  const std::int64_t now = core::now();
-  const std::int64_t hour = now - (now % k_hour_seconds + k_hour_seconds) % k_hour_seconds;
-  // The host as the fetch pool paces it: with its port, when the URL names one.
-  const auto url = net::parse_url(job.feed.url);
-  std::string host = url ? url->host : std::string();
-  if (url && url->port) {
-    host += ":" + std::to_string(*url->port);
-  }
+  const std::int64_t hour = hour_of(core::now());
+  // The host as the fetch pool paces it, of the URL that answered (after redirects).
+  const auto url =
+      net::parse_url(job.result.final_url.empty() ? job.feed.url : job.result.final_url);
+  const std::string host = url ? fetch::host_key(*url) : std::string();
   const double seconds = job.result.seconds;
   const std::int64_t bytes = job.result.received_bytes;
   std::lock_guard lock(m_mutex);
@@ -313,7 +347,7 @@ void Run::fetch_all(store::Database& claims, std::int64_t run_id) {
   auto slowest_found = paces_saved;
   const auto save_paces = [&] {
     claims.save_host_paces(run_id, pace_records(pacer), core::now());
-    write_history(claims, run_id);
+    write_history(claims, run_id, false);
     paces_saved = std::chrono::steady_clock::now();
   };
   std::unordered_map<std::uint64_t, store::FeedRecord> in_flight;

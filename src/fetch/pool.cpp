@@ -34,8 +34,8 @@ struct Transfer {
   std::string retry_url; // the hop to ask again once its host's pause ends
   PaceTicket ticket;
   std::unique_ptr<detail::Hop> hop;
-  double hop_started = 0;  // when the hop in flight started
-  double busy_seconds = 0; // the hops finished so far
+  int hops_done = 0;       // hops that reached libcurl's end, retries included
+  double busy_seconds = 0; // their time from start to end, as libcurl measured it
   std::int64_t received_bytes = 0;
 };
 
@@ -46,6 +46,13 @@ constexpr std::int64_t k_max_retry_pause_seconds = 30;
 
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A finished hop's time from its start to its end (name lookup, connection, request, answer).
+double hop_seconds(CURL* handle) {
+  curl_off_t microseconds = 0;
+  curl_easy_getinfo(handle, CURLINFO_TOTAL_TIME_T, &microseconds);
+  return static_cast<double>(std::max<curl_off_t>(microseconds, 0)) / 1e6;
 }
 
 // Bytes a finished hop received: its headers and its body as sent.
@@ -141,7 +148,7 @@ struct TransferPool::Impl {
         result.outcome != FetchOutcome::refused) {
       result.permanent_url = result.final_url;
     }
-    result.seconds = transfer.busy_seconds;
+    result.seconds = transfer.hops_done > 0 ? transfer.busy_seconds : -1.0;
     result.received_bytes = transfer.received_bytes;
     finished.emplace_back(transfer.tag, std::move(result));
   }
@@ -157,7 +164,6 @@ struct TransferPool::Impl {
     }
     int& in_flight = running_per_host[transfer->host];
     transfer->ticket = pacer.host(transfer->host).on_start(in_flight, now);
-    transfer->hop_started = now;
     ++in_flight;
     CURL* handle = transfer->hop->curl.get();
     running.emplace(handle, std::move(transfer));
@@ -251,7 +257,8 @@ struct TransferPool::Impl {
     release_host(transfer->host);
     detail::HopEnd end = detail::finish_hop(*transfer->hop, code);
     const double now = seconds_now();
-    transfer->busy_seconds += std::max(0.0, now - transfer->hop_started);
+    ++transfer->hops_done;
+    transfer->busy_seconds += hop_seconds(handle);
     transfer->received_bytes += received_bytes(handle);
     const Load load = load_of(code, end);
     std::optional<std::int64_t> retry_after;

@@ -182,7 +182,10 @@ void read_client(MHD_Connection* connection, Request& request) {
   if (info && info->client_addr) {
     const auto [address, loopback] = detail::describe_peer(*info->client_addr);
     request.client_address = address;
-    request.loopback_client = loopback;
+    // A request a proxy on this machine forwarded comes from its client, wherever that is.
+    request.loopback_client = loopback && request.header("Forwarded").empty() &&
+                              request.header("X-Forwarded-For").empty() &&
+                              request.header("X-Real-IP").empty();
   }
 }
 

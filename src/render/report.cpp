@@ -38,8 +38,41 @@ constexpr std::string_view k_pop_isolate = "\u2069";
 std::string attribute(std::string_view text) {
   return html::escaped(text, html::k_escape_attribute);
 }
+
+// Text escaped, with the control characters HTML forbids (C0 but tab, line feed and carriage
+// return; DEL; C1) written as spaces: errors and host names come from strangers.
 std::string text(std::string_view text) {
-  return html::escaped(text, html::k_escape_text);
+  std::string printable;
+  printable.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) {
+      printable += ' ';
+    } else if (byte == 0xC2 && i + 1 < text.size() &&
+               static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+      printable += ' ';
+      ++i;
+    } else {
+      printable += text[i];
+    }
+  }
+  return html::escaped(printable, html::k_escape_text);
+}
+
+// A feed's URL without the user name and password it may carry.
+std::string without_userinfo(std::string_view url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) {
+    return std::string(url);
+  }
+  const auto authority = scheme + 3;
+  const auto end = url.find_first_of("/?#", authority);
+  const auto at = url.substr(0, end).rfind('@');
+  if (at == std::string_view::npos || at < authority) {
+    return std::string(url);
+  }
+  return std::string(url.substr(0, authority)) + std::string(url.substr(at + 1));
 }
 
 // A coordinate as SVG carries it: at most one decimal, no trailing zeros.
@@ -54,15 +87,17 @@ std::string coordinate(double value) {
   return out;
 }
 
-// The smallest of 1, 2, 5 × 10^k at or above value (1 for nothing).
+// The top of an axis: the smallest of 2, 4, 5, 10 × 10^k (5 only from 50 on) at or above value,
+// at least 2, so that its half, the middle gridline, is a whole number too.
 double nice_ceiling(double value) {
-  if (!(value > 0)) {
-    return 1;
+  if (!(value > 2)) {
+    return 2;
   }
   const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-  for (const double step : {1.0, 2.0, 5.0, 10.0}) {
-    if (step * magnitude >= value) {
-      return step * magnitude;
+  for (const double step : {1.0, 2.0, 4.0, 5.0, 10.0}) {
+    const double top = step * magnitude;
+    if (top >= value && std::fmod(top, 2.0) == 0.0) {
+      return top;
     }
   }
   return 10.0 * magnitude;
@@ -564,7 +599,7 @@ private:
              text(m_t.text("report.last_error")) + "</th><th scope=\"col\">" +
              text(m_t.text("report.failing_since")) + "</th></tr></thead>\n<tbody>\n";
     for (const auto& feed : m_report.failing_feeds) {
-      m_out += "<tr><td class=\"feed-url\" dir=\"ltr\">" + text(feed.url) +
+      m_out += "<tr><td class=\"feed-url\" dir=\"ltr\">" + text(without_userinfo(feed.url)) +
                "</td><td dir=\"auto\">" + text(feed.last_error) + "</td><td>";
       if (feed.failing_since) {
         m_out +=

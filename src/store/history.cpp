@@ -69,7 +69,8 @@ nlohmann::json figures_json(const CrawlFigures& figures) {
   return out;
 }
 
-// Reads the figures from `first` on: the kinds, the counts, and the buckets as "1,2,3".
+// Reads the figures from `first` on: the kinds, the counts, and the buckets as "1,2,3" when the
+// row has them.
 CrawlFigures figures_from_row(const pqxx::row& row, pqxx::row::size_type first) {
   CrawlFigures figures;
   auto column = first;
@@ -78,6 +79,9 @@ CrawlFigures figures_from_row(const pqxx::row& row, pqxx::row::size_type first) 
   }
   figures.new_episodes = row[column++].as<std::int64_t>(0);
   figures.bytes = row[column++].as<std::int64_t>(0);
+  if (column >= row.size()) {
+    return figures; // read without its buckets
+  }
   const std::string buckets = row[column].as<std::string>("");
   std::size_t bucket = 0;
   const char* at = buckets.data();
@@ -96,8 +100,8 @@ CrawlFigures figures_from_row(const pqxx::row& row, pqxx::row::size_type first) 
 
 // sum(ok), sum(unchanged), …: the figures summed over a group.
 std::string summed_columns() {
-  return figure_columns([](const std::string& name) { return "sum(" + name + ")"; }) +
-         "array_to_string(podcrawl_buckets_sum(latency), ',')";
+  std::string out = figure_columns([](const std::string& name) { return "sum(" + name + ")"; });
+  return out.substr(0, out.size() - 2); // no buckets: they are summed apart, set-wise
 }
 
 std::string requests_expression() {
@@ -164,7 +168,7 @@ std::optional<double> latency_quantile(const LatencyCounts& counts, double q) {
 void CrawlFigures::add(FetchKind kind, double seconds, std::int64_t bytes_received) {
   ++(*this)[kind];
   bytes += std::max<std::int64_t>(bytes_received, 0);
-  if (kind != FetchKind::deferred) {
+  if (kind != FetchKind::deferred && seconds >= 0) {
     ++latency[latency_bucket(seconds)];
   }
 }
@@ -238,6 +242,8 @@ std::int64_t Database::prune_history(std::int64_t before) {
     const auto row = txn.exec_params1(
         "WITH newest AS (SELECT id FROM crawl_runs ORDER BY started_at DESC, id DESC LIMIT 1),"
         " runs AS (DELETE FROM crawl_runs WHERE started_at < to_timestamp($1::bigint)"
+        "  AND (finished_at IS NOT NULL"
+        "       OR started_at < to_timestamp($1::bigint) - interval '30 days')"
         "  AND id NOT IN (SELECT id FROM newest) RETURNING 1),"
         " hours AS (DELETE FROM crawl_hours WHERE hour < to_timestamp($1::bigint) RETURNING 1),"
         " hosts AS (DELETE FROM crawl_host_hours WHERE hour < to_timestamp($1::bigint)"
@@ -278,7 +284,8 @@ CrawlReport Database::crawl_report(std::int64_t now, int days) {
         "SELECT (SELECT count(*) FROM crawl_runs WHERE started_at >= to_timestamp($1::bigint)"
         "  AND started_at < to_timestamp($2::bigint)),"
         " (SELECT count(*) FROM feeds WHERE status IN ('active', 'failing')"
-        "  AND coalesce(next_fetch_at, added_at) < to_timestamp($3::bigint))",
+        "  AND (next_fetch_at < to_timestamp($3::bigint)"
+        "       OR (next_fetch_at IS NULL AND added_at < to_timestamp($3::bigint))))",
         report.since, until, now - k_overdue_seconds);
     report.runs = counts[0].as<std::int64_t>();
     report.overdue = counts[1].as<std::int64_t>();
@@ -310,11 +317,33 @@ CrawlReport Database::crawl_report(std::int64_t now, int days) {
             " GROUP BY host ORDER BY sum(" +
             requests_expression() + ") DESC, host LIMIT $3",
         report.since, until, static_cast<std::int64_t>(k_max_report_hosts));
+    std::map<std::string, std::size_t> host_index;
+    nlohmann::json names = nlohmann::json::array();
     for (const auto& row : hosts) {
-      HostFigures host{row[0].as<std::string>(), figures_from_row(row, 1), {}, {}};
+      host_index.emplace(row[0].as<std::string>(), report.hosts.size());
+      names.push_back(row[0].as<std::string>());
+      report.hosts.push_back({row[0].as<std::string>(), figures_from_row(row, 1), {}, {}});
+    }
+    // Their latency buckets, summed bucket by bucket by the server.
+    const auto buckets = txn.exec_params(
+        "SELECT h.host, u.n, sum(u.x) FROM crawl_host_hours h,"
+        " unnest(h.latency) WITH ORDINALITY AS u(x, n)"
+        " WHERE h.hour >= to_timestamp($1::bigint) AND h.hour < to_timestamp($2::bigint)"
+        "  AND h.host IN (SELECT jsonb_array_elements_text($3::jsonb))"
+        " GROUP BY h.host, u.n",
+        report.since, until, names.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    for (const auto& row : buckets) {
+      const auto found = host_index.find(row[0].as<std::string>());
+      const auto bucket = row[1].as<std::int64_t>() - 1;
+      if (found != host_index.end() && bucket >= 0 &&
+          bucket < static_cast<std::int64_t>(k_latency_buckets)) {
+        report.hosts[found->second].figures.latency[static_cast<std::size_t>(bucket)] =
+            row[2].as<std::int64_t>();
+      }
+    }
+    for (auto& host : report.hosts) {
       host.median_seconds = latency_quantile(host.figures.latency, 0.5);
       host.slow_seconds = latency_quantile(host.figures.latency, 0.9);
-      report.hosts.push_back(std::move(host));
     }
 
     // A failing feed has failed since the fetch after its last success (or its first fetch).

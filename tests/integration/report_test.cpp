@@ -169,6 +169,9 @@ TEST_F(CrawlReport, TheCrawlPrunesHistoryOlderThanItsDays) {
     delta.hours[old - old % 3600] = figures;
     delta.host_hours[{old - old % 3600, "old.example"}] = figures;
     database.add_history(old_run, figures, delta);
+    store::CrawlRunStats finished;
+    finished.finished_at = old + 60;
+    database.finish_crawl_run(old_run, finished);
     EXPECT_EQ(database.crawl_report(core::now(), 120).total[FetchKind::ok], 2);
   }
   ASSERT_EQ(run({"crawl", "--all"}).status, 0);

@@ -424,6 +424,9 @@ TEST_F(LiveServe, AnswersTheCrawlReportAsTheReportCommandWritesIt) {
   const Answer arabic = get(port, "/admin/report", {"Accept-Language: ar-EG"});
   EXPECT_EQ(arabic.status, 200);
   EXPECT_NE(arabic.body.find("<html lang=\"ar\" dir=\"rtl\">"), std::string::npos);
+  // A request a proxy on this machine forwarded is not the loopback client's.
+  EXPECT_EQ(get(port, "/admin/report", {"X-Forwarded-For: 203.0.113.9"}).status, 404);
+  EXPECT_EQ(get(port, "/admin/report", {"Forwarded: for=203.0.113.9"}).status, 404);
   EXPECT_EQ(get(port, "/admin/report?days=0").status, 400);
   EXPECT_EQ(get(port, "/admin/report?days=12x").status, 400);
   EXPECT_EQ(get(port, "/admin/report/").status, 404);

@@ -39,9 +39,10 @@ struct FetchResult {
   std::string permanent_url; // set when every redirect in the chain was 301/308
   std::string error;         // one line, when outcome is not ok / not_modified
   std::optional<std::int64_t> retry_after_seconds; // Retry-After of a 429 or 503
-  // What the transfer cost: the time its requests were in flight (every hop and retry, not the
-  // waits for its host's pace) and the bytes received (headers and body as sent, compressed).
-  double seconds = 0;
+  // What the transfer cost: the time its requests took (every hop and retry, as libcurl timed
+  // them; not the waits for its host's pace), -1 when none was sent; and the bytes received
+  // (headers and body as sent, compressed).
+  double seconds = -1;
   std::int64_t received_bytes = 0;
 };
 

@@ -34,8 +34,10 @@ struct Request {
   std::string path;
   std::string query; // the raw query string without the '?', as sent; "" when none
   std::vector<std::pair<std::string, std::string>> headers; // in order received, names as sent
-  std::string client_address;   // numeric address of the peer, "" when unknown
-  bool loopback_client = false; // the peer is 127.0.0.0/8 or ::1
+  std::string client_address; // numeric address of the peer, "" when unknown
+  // The peer is 127.0.0.0/8 or ::1 and the request names no client a proxy forwarded it for
+  // (Forwarded, X-Forwarded-For, X-Real-IP).
+  bool loopback_client = false;
   // When the request had come in whole: its wait for a worker counts in its latency.
   std::chrono::steady_clock::time_point received;
 

@@ -113,8 +113,9 @@ public:
   // `delta` what it saw since its last write (added to the hours' and host-hours' rows). One
   // transaction; rows locked in key order, so crawls writing at once never deadlock.
   void add_history(std::int64_t run_id, const CrawlFigures& run, const HistoryDelta& delta);
-  // Delete the history from before `before` (Unix seconds): runs that started earlier (but never
-  // the newest), hours and host-hours. Returns the rows deleted.
+  // Delete the history from before `before` (Unix seconds): runs that started earlier and
+  // finished (or died, unfinished, 30 days before that), never the newest; hours and
+  // host-hours. Returns the rows deleted.
   std::int64_t prune_history(std::int64_t before);
   // The figures of one run; nullopt when it wrote none.
   std::optional<CrawlFigures> run_figures(std::int64_t run_id);

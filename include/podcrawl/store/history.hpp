@@ -58,7 +58,7 @@ struct CrawlFigures {
 
   std::int64_t& operator[](FetchKind kind) { return outcomes[static_cast<std::size_t>(kind)]; }
   std::int64_t operator[](FetchKind kind) const { return outcomes[static_cast<std::size_t>(kind)]; }
-  // Count one fetch.
+  // Count one fetch; its latency when seconds >= 0 (a request was sent).
   void add(FetchKind kind, double seconds, std::int64_t bytes_received);
   void add(const CrawlFigures& other);
   // Every kind but deferred.

@@ -140,6 +140,8 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
        "2: crawl.concurrency must be at most 2147483647, not 3000000000"},
       {"[crawl]\nmin_refresh_seconds = 7200\nmax_refresh_seconds = 3600\n",
        "2: crawl.min_refresh_seconds (7200) exceeds crawl.max_refresh_seconds (3600)"},
+      {"[crawl]\nhistory_days = 40000\n",
+       "2: crawl.history_days (40000) exceeds a century (36500 days)"},
       {"[crawl]\nmax_refresh_seconds = 600\n",
        "2: crawl.min_refresh_seconds (900) exceeds crawl.max_refresh_seconds (600)"},
       {"[fetch]\nallowed_private_addresses = [\"10.0.0.5\",\n  \"intranet\"]\n",

@@ -20,6 +20,9 @@ TEST(Fetch, ReturnsTheBodyAndValidators) {
   EXPECT_EQ(result.last_modified, "Tue, 01 Dec 2026 10:00:00 GMT");
   EXPECT_EQ(result.content_type, "application/rss+xml; charset=utf-8");
   EXPECT_TRUE(result.permanent_url.empty());
+  // What it cost: a time, and at least the body and a status line.
+  EXPECT_GE(result.seconds, 0.0);
+  EXPECT_GT(result.received_bytes, 6 + 12);
 }
 
 TEST(Fetch, SendsConditionalHeadersAndReports304) {
@@ -50,6 +53,7 @@ TEST(Fetch, RefusesLoopbackUnlessPrivateNetworksAreAllowed) {
   EXPECT_EQ(result.outcome, FetchOutcome::refused);
   EXPECT_NE(result.error.find("127.0.0.1"), std::string::npos);
   EXPECT_EQ(server.count("/feed.xml"), 0);
+  EXPECT_EQ(result.received_bytes, 0);
 }
 
 TEST(Fetch, RefusesLoopbackWrittenInOtherSpellings) {
@@ -68,7 +72,9 @@ TEST(Fetch, RefusesLoopbackWrittenInOtherSpellings) {
 
 TEST(Fetch, RefusesSchemesOtherThanHttp) {
   for (const char* url : {"file:///etc/passwd", "ftp://example.com/feed", "gopher://x/"}) {
-    EXPECT_EQ(fetch(request(url), loopback_config()).outcome, FetchOutcome::refused) << url;
+    const auto result = fetch(request(url), loopback_config());
+    EXPECT_EQ(result.outcome, FetchOutcome::refused) << url;
+    EXPECT_EQ(result.seconds, -1.0) << url; // nothing was asked: no latency
   }
 }
 

@@ -166,6 +166,9 @@ store::CrawlReport model() {
   report.failing_feeds.push_back({"https://bad.example/feed?a=1&b=<x>", 500,
                                   "HTTP 500 <script>alert(1)</script>", k_now - 3600,
                                   k_now - 3 * k_day});
+  report.failing_feeds.push_back({"https://someone:secret@private.example/feed", std::nullopt,
+                                  "unsupported Content-Encoding \"x\x01y\xc2\x85z\x7f\"",
+                                  k_now - 60, std::nullopt});
   report.failing_total = 30;
   return report;
 }
@@ -202,7 +205,14 @@ TEST(ReportPage, IsOneSelfContainedPageWithItsFiguresChartsAndTables) {
   EXPECT_NE(page.find("https://bad.example/feed?a=1&amp;b=&lt;x&gt;"), std::string::npos);
   EXPECT_NE(page.find("HTTP 500 &lt;script&gt;"), std::string::npos);
   EXPECT_NE(page.find(">3 days ago</time>"), std::string::npos);
-  EXPECT_NE(page.find("And 29 more failing feeds."), std::string::npos);
+  EXPECT_NE(page.find("And 28 more failing feeds."), std::string::npos);
+  // A password in a feed's URL stays out of the page; forbidden control characters too.
+  EXPECT_EQ(page.find("secret"), std::string::npos);
+  EXPECT_NE(page.find("https://private.example/feed"), std::string::npos);
+  EXPECT_NE(page.find("Content-Encoding \"x y z \""), std::string::npos);
+  EXPECT_EQ(page.find('\x01'), std::string::npos);
+  EXPECT_EQ(page.find("\xc2\x85"), std::string::npos);
+  EXPECT_EQ(page.find('\x7f'), std::string::npos);
 }
 
 TEST(ReportPage, ArabicReadsRightToLeftInItsOwnWords) {

@@ -114,6 +114,9 @@ TEST_F(HistoryTest, PruningDeletesWhatIsOlderButKeepsTheNewestRun) {
   old_delta.hours[old_time - old_time % 3600] = figures(FetchKind::ok, 1, 0.1);
   old_delta.host_hours[{old_time - old_time % 3600, "a.example"}] = figures(FetchKind::ok, 1, 0.1);
   db().add_history(old_run, figures(FetchKind::ok, 1, 0.1), old_delta);
+  CrawlRunStats finished;
+  finished.finished_at = old_time + 60;
+  db().finish_crawl_run(old_run, finished);
 
   // Only the old run exists: it is the newest and stays, its hours go.
   EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 2);
