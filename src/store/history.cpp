@@ -117,6 +117,9 @@ std::string requests_expression() {
 using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
 
 constexpr std::int64_t k_day_seconds = 86400;
+// The log of fetches is pruned in batches of this many rows, at most this many batches a crawl.
+constexpr std::int64_t k_fetch_prune_batch = 10000;
+constexpr int k_fetch_prune_batches = 50;
 // A feed due for longer than this and not fetched is overdue.
 constexpr std::int64_t k_overdue_seconds = 3600;
 
@@ -252,7 +255,27 @@ std::int64_t Database::prune_history(std::int64_t before) {
         "  + (SELECT count(*) FROM hosts)",
         before);
     txn.commit();
-    return row[0].as<std::int64_t>();
+    std::int64_t pruned = row[0].as<std::int64_t>();
+    // The log of every fetch, oldest first (its ids grow with time), a batch a statement, so
+    // that no lock is held long; a crawl deletes at most k_fetch_prune_batches of them, and the
+    // next one goes on where it stopped.
+    pqxx::nontransaction batches(m_impl->connection);
+    for (int batch = 0; batch < k_fetch_prune_batches; ++batch) {
+      const auto deleted =
+          exec_named(batches, "podcrawl_prune_fetches",
+                     "WITH oldest AS (SELECT id, fetched_at FROM fetches ORDER BY id LIMIT $2),"
+                     " gone AS (DELETE FROM fetches f USING oldest o"
+                     "  WHERE f.id = o.id AND o.fetched_at < to_timestamp($1::bigint)"
+                     "  RETURNING 1)"
+                     " SELECT count(*) FROM gone",
+                     before, k_fetch_prune_batch)[0][0]
+              .as<std::int64_t>();
+      pruned += deleted;
+      if (deleted < k_fetch_prune_batch) {
+        break;
+      }
+    }
+    return pruned;
   });
 }
 

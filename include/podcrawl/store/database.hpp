@@ -115,7 +115,8 @@ public:
   void add_history(std::int64_t run_id, const CrawlFigures& run, const HistoryDelta& delta);
   // Delete the history from before `before` (Unix seconds): runs that started earlier and
   // finished (or died, unfinished, 30 days before that), never the newest; hours and
-  // host-hours. Returns the rows deleted.
+  // host-hours; and the log of fetches, oldest first, up to 500,000 rows a call. Returns the
+  // rows deleted.
   std::int64_t prune_history(std::int64_t before);
   // The figures of one run; nullopt when it wrote none.
   std::optional<CrawlFigures> run_figures(std::int64_t run_id);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include <pqxx/pqxx>
+
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -105,6 +107,23 @@ TEST_F(HistoryTest, WritesAddUpPerHourAndHostAndReplaceTheRunsRow) {
   CrawlFigures host_a = figures(FetchKind::ok, 2, 0.05);
   host_a.add(figures(FetchKind::client_error, 1, 0.2));
   EXPECT_EQ(report.hosts[1].figures.latency, host_a.latency);
+}
+
+TEST_F(HistoryTest, PruningDeletesTheLogOfFetchesOlderThanTheCutoff) {
+  const std::int64_t id = listed_feed("https://a.example/feed", k_now - 200 * 86400);
+  const FetchFailure failure{.http_status = 500, .error = "HTTP 500", .weight = 1};
+  for (const std::int64_t days_ago : {120, 100, 95, 10, 1}) {
+    db().record_failure(id, failure, k_now - days_ago * 86400, k_now);
+  }
+  const auto fetches = [&] {
+    pqxx::connection connection(url());
+    pqxx::nontransaction txn(connection);
+    return txn.exec1("SELECT count(*) FROM fetches")[0].as<std::int64_t>();
+  };
+  ASSERT_EQ(fetches(), 5);
+  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 3);
+  EXPECT_EQ(fetches(), 2);
+  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 0);
 }
 
 TEST_F(HistoryTest, PruningDeletesWhatIsOlderButKeepsTheNewestRun) {
