@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "directory_show.hpp"
+#include "podcrawl/core/config.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/store/database.hpp"
 
@@ -346,7 +347,7 @@ int run(int argc, char** argv) {
   }
   const std::string url = database_url();
   Database database(url);
-  database.migrate(std::filesystem::path(PODCRAWL_SOURCE_DIR) / "sql");
+  database.migrate(std::filesystem::path(podcrawl::core::source_dir()) / "sql");
   if (options->add_episode_percent) {
     add_episodes(*options, url, database);
   } else {

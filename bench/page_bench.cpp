@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "directory_show.hpp"
+#include "podcrawl/core/config.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/render/site.hpp"
 #include "podcrawl/store/pages.hpp"
@@ -47,8 +48,8 @@ void show_page(benchmark::State& state, const char* locale) {
   render::SiteOptions options;
   options.locales = {"ar", "en"};
   options.site_url = "https://podcasts.example";
-  options.templates_dir = std::string(PODCRAWL_SOURCE_DIR) + "/templates";
-  options.locales_dir = std::string(PODCRAWL_SOURCE_DIR) + "/config/locales";
+  options.templates_dir = std::string(podcrawl::core::source_dir()) + "/templates";
+  options.locales_dir = std::string(podcrawl::core::source_dir()) + "/config/locales";
   render::Renderer renderer(options);
   std::size_t next = 0;
   std::int64_t bytes = 0;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "podcrawl/core/config.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/store/database.hpp"
@@ -99,7 +100,7 @@ int run(int argc, char** argv) {
   const std::int64_t now = podcrawl::core::now();
 
   Database db(url);
-  db.migrate(std::filesystem::path(PODCRAWL_SOURCE_DIR) / "sql");
+  db.migrate(std::filesystem::path(podcrawl::core::source_dir()) / "sql");
   std::vector<std::int64_t> feed_ids;
   std::vector<podcrawl::feed::Show> shows;
   for (int f = 0; f < feeds; ++f) {

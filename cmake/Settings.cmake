@@ -8,7 +8,6 @@ if(PODCRAWL_WERROR)
 endif()
 target_compile_definitions(podcrawl_settings INTERFACE
   $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>
-  PODCRAWL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   PODCRAWL_VERSION="${PROJECT_VERSION}")
 target_include_directories(podcrawl_settings INTERFACE "${PROJECT_SOURCE_DIR}/include")
 

@@ -416,7 +416,7 @@ std::filesystem::path data_dir() {
   if (const char* home = std::getenv("PODCRAWL_HOME"); home != nullptr && *home != '\0') {
     return home;
   }
-  return PODCRAWL_SOURCE_DIR;
+  return source_dir();
 }
 
 std::filesystem::path art_dir(const Config& config) {

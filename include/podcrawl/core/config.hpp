@@ -106,6 +106,10 @@ std::optional<std::filesystem::path> default_config_file();
 // source tree the binary was built from.
 std::filesystem::path data_dir();
 
+// The source tree the binary was built from. Only src/core/source_dir.cpp is compiled with its
+// path, so a compiler cache shared by clones in different folders still hits everywhere else.
+std::filesystem::path source_dir();
+
 // Where cover art files are kept: [art] dir, a relative one taken from config.source_dir.
 std::filesystem::path art_dir(const Config& config);
 

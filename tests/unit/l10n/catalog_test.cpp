@@ -12,6 +12,7 @@
 #include <unicode/msgfmt.h>
 #include <unicode/plurrule.h>
 
+#include "podcrawl/core/config.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 #include "support/temp_dir.hpp"
@@ -20,7 +21,7 @@ namespace podcrawl::l10n {
 namespace {
 
 const std::filesystem::path k_locales_dir =
-    std::filesystem::path(PODCRAWL_SOURCE_DIR) / "config" / "locales";
+    std::filesystem::path(podcrawl::core::source_dir()) / "config" / "locales";
 
 // The locales the directory promises (issue: at least 20, four of them right-to-left).
 const std::vector<std::string> k_required_locales = {

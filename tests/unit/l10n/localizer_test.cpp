@@ -1,4 +1,5 @@
 #include "podcrawl/l10n/localizer.hpp"
+#include "podcrawl/core/config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +13,7 @@ namespace podcrawl::l10n {
 namespace {
 
 const std::filesystem::path k_locales_dir =
-    std::filesystem::path(PODCRAWL_SOURCE_DIR) / "config" / "locales";
+    std::filesystem::path(podcrawl::core::source_dir()) / "config" / "locales";
 
 // 2025-06-10T12:00:00Z, a Tuesday.
 constexpr std::int64_t k_now = 1749556800;

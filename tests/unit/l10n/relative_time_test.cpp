@@ -10,13 +10,14 @@
 #include <unicode/timezone.h>
 
 #include "l10n_internal.hpp"
+#include "podcrawl/core/config.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 
 namespace podcrawl::l10n {
 namespace {
 
 const std::filesystem::path k_locales_dir =
-    std::filesystem::path(PODCRAWL_SOURCE_DIR) / "config" / "locales";
+    std::filesystem::path(podcrawl::core::source_dir()) / "config" / "locales";
 
 constexpr std::int64_t k_minute = 60;
 constexpr std::int64_t k_hour = 3600;

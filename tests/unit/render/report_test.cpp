@@ -8,6 +8,7 @@
 #include <regex>
 #include <string>
 
+#include "podcrawl/core/config.hpp"
 #include "podcrawl/render/report.hpp"
 #include "support/temp_dir.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using store::FetchKind;
 
-const fs::path k_source_dir = PODCRAWL_SOURCE_DIR;
+const fs::path k_source_dir = podcrawl::core::source_dir();
 const fs::path k_golden_dir = k_source_dir / "tests" / "unit" / "render" / "golden";
 const fs::path k_locales_dir = k_source_dir / "config" / "locales";
 

@@ -1,4 +1,5 @@
 #include "podcrawl/render/site.hpp"
+#include "podcrawl/core/config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,7 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path k_source_dir = PODCRAWL_SOURCE_DIR;
+const fs::path k_source_dir = podcrawl::core::source_dir();
 const std::string k_site_url = "https://podcasts.example";
 
 // 2025-06-10T12:00:00Z.

@@ -1,6 +1,7 @@
 // The page template engine against kainjow-mustache, the Mustache library the pages were first
 // rendered with: for every template of templates/ and for edge cases of the language, both give
 // the same bytes for the same data, over thousands of generated data trees.
+#include "podcrawl/core/config.hpp"
 #include "render_internal.hpp"
 
 #include <gtest/gtest.h>
@@ -22,7 +23,7 @@ using podcrawl::render::internal::Data;
 using podcrawl::render::internal::Template;
 namespace kainjow_mustache = kainjow::mustache;
 
-const fs::path k_templates = fs::path(PODCRAWL_SOURCE_DIR) / "templates";
+const fs::path k_templates = fs::path(podcrawl::core::source_dir()) / "templates";
 
 // A value of either library's data, made once and converted to both.
 struct Value {

@@ -7,13 +7,15 @@
 #include <optional>
 #include <string>
 
+#include "podcrawl/core/config.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/store/database.hpp"
 #include "support/temp_database.hpp"
 
 namespace podcrawl::store {
 
-inline const std::filesystem::path k_sql_dir = std::filesystem::path(PODCRAWL_SOURCE_DIR) / "sql";
+inline const std::filesystem::path k_sql_dir =
+    std::filesystem::path(podcrawl::core::source_dir()) / "sql";
 
 // A migrated, empty database of its own for each test.
 class StoreTest : public testing::DatabaseTest {
