@@ -303,8 +303,13 @@ void ArtHelper::start() {
   close(ends[1]);
   if (status != 0) {
     close(ends[0]);
+    // A missing program is a build that stopped short: say which target makes it.
+    const std::string hint = status == ENOENT || status == EACCES
+                                 ? " (it is built with podcrawl: cmake --build build --target " +
+                                       m_program.filename().string() + ")"
+                                 : std::string();
     throw core::EnvironmentError("cannot start the image helper " + program + ": " +
-                                 std::strerror(status));
+                                 std::strerror(status) + hint);
   }
   m_socket = ends[0];
   m_pid = pid;

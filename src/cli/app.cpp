@@ -111,12 +111,36 @@ std::string Context::database_url() const {
   return config.database_url.value_or("");
 }
 
-std::unique_ptr<store::Database> Context::open_database() const {
+std::unique_ptr<store::Database> Context::connect_to_write() const {
   auto database = std::make_unique<store::Database>(database_url());
-  for (const auto& name : database->migrate(config.source_dir / "sql")) {
-    spdlog::info("applied migration {}", name);
+  if (database->in_recovery()) {
+    throw core::EnvironmentError(
+        "the database is a read-only replica (in recovery) and this command writes; point it at "
+        "the primary (--database-url)");
   }
   return database;
+}
+
+std::unique_ptr<store::Database> Context::open_database() const {
+  auto database = connect_to_write();
+  migrate(*database);
+  return database;
+}
+
+std::unique_ptr<store::Database> Context::open_database_to_read() const {
+  auto database = std::make_unique<store::Database>(database_url());
+  if (database->in_recovery()) {
+    database->check_schema(config.source_dir / "sql");
+  } else {
+    migrate(*database);
+  }
+  return database;
+}
+
+void Context::migrate(store::Database& database) const {
+  for (const auto& name : database.migrate(config.source_dir / "sql")) {
+    spdlog::info("applied migration {}", name);
+  }
 }
 
 std::string format_optional_time(const std::optional<std::int64_t>& t) {

@@ -99,7 +99,7 @@ void add_crawl_command(CLI::App& app, Context& context) {
     std::cout << "crawled " << summary.claimed << " feeds: " << summary.fetched << " fetched, "
               << summary.not_modified << " not modified, " << summary.failed << " failed, "
               << (summary.deferred > 0 ? std::to_string(summary.deferred) +
-                                             " deferred (their host asked for a pause), "
+                                             " deferred (their host paused or unreachable), "
                                        : std::string())
               << summary.new_episodes << " new episodes in "
               << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
@@ -118,7 +118,11 @@ void add_crawl_command(CLI::App& app, Context& context) {
     if (art.claimed > 0) {
       std::cout << "cover art: " << art.claimed << " asked, " << art.made << " made, " << art.reused
                 << " the same as another's, " << art.not_modified << " not modified, "
-                << art.refused << " refused, " << art.failed << " failed\n";
+                << art.refused << " refused, " << art.failed << " failed"
+                << (art.deferred > 0 ? ", " + std::to_string(art.deferred) +
+                                           " deferred (their host paused or unreachable)"
+                                     : std::string())
+                << "\n";
     }
   });
 }

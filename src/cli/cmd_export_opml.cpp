@@ -12,7 +12,7 @@ void add_export_opml_command(CLI::App& app, Context& context) {
   auto* command = app.add_subcommand("export-opml", "the crawl list as OPML 2.0");
   command->add_option("--out", *out, "write to this file instead of stdout");
   command->callback([out, &context] {
-    auto database = context.open_database();
+    auto database = context.open_database_to_read();
     std::vector<feed::OpmlEntry> entries;
     for (const auto& feed : database->list_feeds(std::nullopt)) {
       std::string title = feed.show_slug;

@@ -47,7 +47,7 @@ void add_list_command(CLI::App& app, Context& context) {
   command->add_option("--status", options->status, "only feeds with this status (default all)")
       ->check(CLI::IsMember({"active", "failing", "gone", "removed", "all"}));
   command->callback([options, &context] {
-    auto database = context.open_database();
+    auto database = context.open_database_to_read();
     std::vector<store::FeedRecord> feeds;
     if (options->status == "all") {
       // Every status: the listed feeds, then those taken off the list.

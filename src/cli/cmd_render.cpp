@@ -206,7 +206,7 @@ void add_render_command(CLI::App& app, Context& context) {
   command->callback([options, &context] {
     const render::SiteOptions site = site_options(context, options->locales, options->site_url);
     const std::int64_t now = core::resolve_render_time(options->now);
-    auto database = context.open_database();
+    auto database = context.open_database_to_read();
     // Taken before anything is read: every change it does not cover, the next render sees.
     const std::string snapshot = database->directory_snapshot();
     render::SiteWriter writer(site, options->out, now, options->full);

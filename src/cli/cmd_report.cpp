@@ -43,7 +43,7 @@ void add_report_command(CLI::App& app, Context& context) {
     const l10n::Localizer localizer(context.config.source_dir / "config" / "locales",
                                     options->locale);
     const std::int64_t now = core::resolve_render_time(options->now);
-    auto database = context.open_database();
+    auto database = context.open_database_to_read();
     const std::string page =
         render::report_page(database->crawl_report(now, options->days), localizer);
     if (options->out == "-") {

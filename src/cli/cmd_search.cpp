@@ -21,7 +21,7 @@ void add_search_command(CLI::App& app, Context& context) {
   command->add_option("--limit", options->limit, "at most N results")->check(CLI::Range(1, 1000));
   command->add_flag("--json", options->json, "print a JSON array");
   command->callback([options, &context] {
-    auto database = context.open_database();
+    auto database = context.open_database_to_read();
     const auto hits = database->search(options->query, options->language, options->limit);
     if (options->json) {
       auto array = nlohmann::json::array();

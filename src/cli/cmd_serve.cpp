@@ -124,7 +124,7 @@ void serve(const std::string& dir, const std::string& bind, int port) {
 // The live directory: every page rendered on request from the database.
 void serve_live(const Context& context, const serve::LiveOptions& live, const std::string& bind,
                 int port) {
-  context.open_database(); // migrations first, once
+  context.open_database_to_read(); // migrations (or, on a replica, the schema checked) first
   serve::LiveDirectory directory(live);
   http::ServerOptions server_options;
   server_options.bind = bind;

@@ -13,7 +13,7 @@ void add_show_command(CLI::App& app, Context& context) {
   auto* command = app.add_subcommand("show", "print a stored show and its episodes as JSON");
   command->add_option("feed", *key, "the feed URL or the show's slug")->required();
   command->callback([key, &context] {
-    auto database = context.open_database();
+    auto database = context.open_database_to_read();
     const std::string lookup = net::normalize_feed_url(*key).value_or(*key);
     const auto stored = database->load_show(lookup);
     if (!stored) {

@@ -56,7 +56,7 @@ void add_stats_command(CLI::App& app, Context& context) {
       "stats", "counts: feeds by status, shows, episodes, and the last crawl's outcomes");
   command->add_flag("--json", *json, "print JSON");
   command->callback([json, &context] {
-    auto database = context.open_database();
+    auto database = context.open_database_to_read();
     const auto stats = database->stats();
     if (*json) {
       std::cout << to_json(stats).dump(2) << '\n';

@@ -27,8 +27,16 @@ struct Context {
   void finalize();
   // The database URL: --database-url, DATABASE_URL, [database] url, then libpq's defaults ("").
   std::string database_url() const;
-  // Connect and apply pending migrations.
+  // Connect, refusing (core::EnvironmentError) a database in recovery, a read-only replica:
+  // the command writes.
+  std::unique_ptr<store::Database> connect_to_write() const;
+  // connect_to_write(), then apply pending migrations.
   std::unique_ptr<store::Database> open_database() const;
+  // For commands that only read: on a primary, as open_database(); on a read-only replica,
+  // which cannot be migrated, check that its schema is the one this podcrawl knows instead.
+  std::unique_ptr<store::Database> open_database_to_read() const;
+  // Apply pending migrations, logging each.
+  void migrate(store::Database& database) const;
 };
 
 // Each subcommand adds itself to the app; its callback runs after the global options are final.

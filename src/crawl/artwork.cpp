@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -80,6 +81,7 @@ public:
       lane->thread.join();
     }
     if (m_error) {
+      release_open(m_error);
       std::rethrow_exception(m_error);
     }
     return m_summary;
@@ -142,6 +144,7 @@ private:
             continue; // still in flight from a claim whose lease ran out
           }
           count(&ArtSummary::claimed);
+          open(record.id);
           pool.add(static_cast<std::uint64_t>(record.id),
                    {record.url, record.etag, record.last_modified});
         }
@@ -200,6 +203,34 @@ private:
     m_failed = true;
   }
 
+  // A claimed image is open until its outcome is recorded.
+  void open(std::int64_t id) {
+    std::lock_guard lock(m_mutex);
+    m_open.insert(id);
+  }
+  void close(std::int64_t id) {
+    std::lock_guard lock(m_mutex);
+    m_open.erase(id);
+  }
+
+  // After a failure of the run: every image still open is handed back, due at once, with the
+  // failure as its error, so that none waits out its lease unexplained.
+  void release_open(const std::exception_ptr& error) {
+    std::string reason = "the cover art pass stopped";
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& failure) {
+      reason += ": " + std::string(failure.what());
+    } catch (...) {
+    }
+    const std::vector<std::int64_t> ids(m_open.begin(), m_open.end());
+    try {
+      store::Database(m_database_url).release_artwork(ids, reason, core::now());
+    } catch (const core::EnvironmentError& failure) {
+      spdlog::warn("{} claimed images wait for their lease to end: {}", ids.size(), failure.what());
+    }
+  }
+
   // On the fetching thread: a 304 or a failure is recorded here, an image file is staged for its
   // lane.
   void take(const store::ArtworkRecord& record, fetch::FetchResult result) {
@@ -208,6 +239,16 @@ private:
       count(&ArtSummary::not_modified);
       m_database.record_artwork(record.id, unchanged(record, result), now,
                                 now + m_config.art.refresh_seconds);
+      close(record.id);
+      return;
+    }
+    if (result.outcome == fetch::FetchOutcome::deferred) {
+      // Not asked: no failure of the image's.
+      count(&ArtSummary::deferred);
+      m_database.release_artwork(
+          {record.id}, result.error,
+          now + std::max<std::int64_t>(0, result.retry_after_seconds.value_or(0)));
+      close(record.id);
       return;
     }
     if (result.outcome != fetch::FetchOutcome::ok) {
@@ -215,6 +256,7 @@ private:
       spdlog::debug("cover art {}: {}", net::redact(record.url), result.error);
       m_database.record_artwork_failure(record.id, result.error, false, now,
                                         now + m_config.art.retry_seconds);
+      close(record.id);
       return;
     }
     count(&ArtSummary::downloaded);
@@ -234,6 +276,7 @@ private:
       count(update.content_hash == job.record.content_hash ? &ArtSummary::not_modified
                                                            : &ArtSummary::reused);
       lane.database.record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
+      close(job.record.id);
       return;
     }
     const art::PreparedArt prepared = lane.helper.prepare(job.result.body);
@@ -243,6 +286,7 @@ private:
       spdlog::debug("cover art {}: {}", net::redact(job.record.url), error);
       lane.database.record_artwork_failure(job.record.id, error, true, now,
                                            now + m_config.art.retry_seconds);
+      close(job.record.id);
       return;
     }
     for (const art::Rendition& rendition : prepared.renditions) {
@@ -255,6 +299,7 @@ private:
     update.height = prepared.height;
     count(&ArtSummary::made);
     lane.database.record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
+    close(job.record.id);
   }
 
   // A 304: the validators the answer brought, else the ones sent, and the image as it was.
@@ -290,8 +335,9 @@ private:
   std::filesystem::path m_folder;
   std::vector<std::unique_ptr<Lane>> m_lanes;
   std::unordered_map<std::int64_t, store::ArtworkRecord> m_claimed;
-  std::vector<ArtJob> m_staged; // fetched, waiting for room in their lane
-  std::mutex m_mutex;           // guards the members below
+  std::vector<ArtJob> m_staged;  // fetched, waiting for room in their lane
+  std::mutex m_mutex;            // guards the members below
+  std::set<std::int64_t> m_open; // claimed, outcome not recorded yet
   ArtSummary m_summary;
   std::exception_ptr m_error;
   std::atomic<bool> m_failed{false};

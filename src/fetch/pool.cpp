@@ -43,6 +43,11 @@ struct Transfer {
 // and only when the pause asked for is this short; otherwise the answer is the transfer's.
 constexpr int k_max_throttled_retries = 3;
 constexpr std::int64_t k_max_retry_pause_seconds = 30;
+// That a host cannot be resolved or reached is a fact about the host, not about each of its
+// feeds: after this many such failures in a row, its other transfers are deferred unasked for
+// a while (past the next run of a 15-minute cron), and then one more try decides again.
+constexpr int k_unreachable_failures = 3;
+constexpr std::int64_t k_unreachable_pause_seconds = 300;
 
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -95,6 +100,17 @@ Load load_of(CURLcode code, const detail::HopEnd& end) {
   return Load::neutral;
 }
 
+// True for a hop that never reached its host: the name did not resolve, or no connection was
+// made (refused, unreachable, or timed out before connecting).
+bool never_reached(CURL* handle, CURLcode code) {
+  if (code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_CONNECT) {
+    return true;
+  }
+  curl_off_t connected = 0;
+  curl_easy_getinfo(handle, CURLINFO_CONNECT_TIME_T, &connected);
+  return code == CURLE_OPERATION_TIMEDOUT && connected == 0;
+}
+
 std::string host_of(const std::string& url) {
   const auto parsed = net::parse_url(url);
   return parsed ? host_key(*parsed) : std::string();
@@ -114,6 +130,14 @@ struct TransferPool::Impl {
   std::size_t waiting_count = 0;
   std::unordered_map<CURL*, std::unique_ptr<Transfer>> running;
   std::unordered_map<std::string, int> running_per_host;
+  // Hosts whose last hops never reached them: how many in a row, the last error, and until when
+  // their transfers are deferred.
+  struct Reach {
+    int failures = 0;
+    std::string error;
+    double deferred_until = 0;
+  };
+  std::unordered_map<std::string, Reach> reach;
   std::vector<std::pair<std::uint64_t, FetchResult>> finished;
 
   Impl(const core::FetchConfig& fetch_config, int max_transfers, Pacer* shared_pacer,
@@ -188,7 +212,16 @@ struct TransferPool::Impl {
       auto& [host, queue] = *it;
       HostPace& pace = pacer.host(host);
       if (pace.paused_until() > now + static_cast<double>(k_max_retry_pause_seconds)) {
-        defer(queue, static_cast<std::int64_t>(std::ceil(pace.paused_until() - now)));
+        const auto seconds = static_cast<std::int64_t>(std::ceil(pace.paused_until() - now));
+        defer(queue, seconds,
+              "not asked: the host asked for a pause of " + std::to_string(seconds) + " s");
+      }
+      if (const auto found = reach.find(host);
+          found != reach.end() && found->second.deferred_until > now) {
+        defer(queue, static_cast<std::int64_t>(std::ceil(found->second.deferred_until - now)),
+              "not asked: " + host + " could not be reached " +
+                  std::to_string(found->second.failures) + " times in a row (" +
+                  found->second.error + ")");
       }
       while (!queue.empty() && running.size() < concurrency &&
              pace.may_start(running_per_host[host], now)) {
@@ -204,13 +237,12 @@ struct TransferPool::Impl {
   }
 
   // Finish every transfer of a queue unasked, to be asked again in `seconds`.
-  void defer(std::deque<std::unique_ptr<Transfer>>& queue, std::int64_t seconds) {
+  void defer(std::deque<std::unique_ptr<Transfer>>& queue, std::int64_t seconds,
+             const std::string& reason) {
     for (auto& transfer : queue) {
       const std::string url =
           transfer->retry_url.empty() ? transfer->request.url : transfer->retry_url;
-      FetchResult result = detail::failure(
-          FetchOutcome::deferred,
-          "not asked: the host asked for a pause of " + std::to_string(seconds) + " s", url);
+      FetchResult result = detail::failure(FetchOutcome::deferred, reason, url);
       result.retry_after_seconds = seconds;
       finish(*transfer, std::move(result));
     }
@@ -261,6 +293,10 @@ struct TransferPool::Impl {
     transfer->busy_seconds += hop_seconds(handle);
     transfer->received_bytes += received_bytes(handle);
     const Load load = load_of(code, end);
+    note_reach(*transfer,
+               end.result && end.result->outcome == FetchOutcome::network_error &&
+                   never_reached(handle, code),
+               end.result ? end.result->error : std::string(), now);
     std::optional<std::int64_t> retry_after;
     if (end.result) {
       retry_after = end.result->retry_after_seconds;
@@ -300,6 +336,22 @@ struct TransferPool::Impl {
     transfer->retry_url = end.next_url;
     // The next hop waits its turn: it may be on a host at its pace, or paused.
     wait(std::move(transfer), true);
+  }
+
+  // Count a hop that never reached its host; any other answer starts the count again. At
+  // k_unreachable_failures in a row the host's waiting transfers are deferred.
+  void note_reach(const Transfer& transfer, bool unreached, const std::string& error, double now) {
+    if (!unreached) {
+      reach.erase(transfer.host);
+      return;
+    }
+    Reach& host = reach[transfer.host];
+    host.error = error;
+    if (++host.failures >= k_unreachable_failures && host.deferred_until <= now) {
+      host.deferred_until = now + static_cast<double>(k_unreachable_pause_seconds);
+      spdlog::info("{}: not reached {} times in a row ({}); its other transfers wait {} s",
+                   transfer.host, host.failures, error, k_unreachable_pause_seconds);
+    }
   }
 
   void read_messages() {

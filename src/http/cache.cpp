@@ -104,6 +104,12 @@ std::shared_ptr<const CachedPage> PageCache::find(const std::string& key, std::i
   return entry->page;
 }
 
+std::shared_ptr<const CachedPage> PageCache::find_stale(const std::string& key) const {
+  std::lock_guard lock(m_mutex);
+  const auto found = m_by_key.find(key);
+  return found == m_by_key.end() ? nullptr : found->second->page;
+}
+
 void PageCache::insert(std::string key, std::shared_ptr<const CachedPage> page) {
   const std::size_t size = page ? cached_size(key, *page) : 0;
   std::lock_guard lock(m_mutex);

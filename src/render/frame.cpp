@@ -9,13 +9,14 @@ namespace {
 
 // Catalog strings the templates use as {{t.key}}.
 constexpr const char* k_interface_keys[] = {
-    "site_name",      "site_tagline",   "choose_language",   "languages",    "skip_to_content",
-    "home_title",     "all_podcasts",   "categories",        "episode_list", "duration",
-    "listen",         "download_audio", "audio_fallback",    "website",      "episode_page",
-    "rss_feed",       "explicit",       "no_podcasts",       "footer",       "latest_episodes",
-    "pages",          "previous_page",  "next_page",         "opml",         "not_found_title",
-    "not_found_text", "back_home",      "content_languages", "transcript",   "chapters",
-    "search",         "search_label",
+    "site_name",       "site_tagline",      "choose_language", "languages",
+    "skip_to_content", "home_title",        "all_podcasts",    "categories",
+    "episode_list",    "duration",          "listen",          "download_audio",
+    "audio_fallback",  "website",           "episode_page",    "rss_feed",
+    "explicit",        "no_podcasts",       "footer",          "latest_episodes",
+    "pages",           "previous_page",     "next_page",       "opml",
+    "back_home",       "content_languages", "transcript",      "chapters",
+    "search",          "search_label",
 };
 
 Data alternates(const Site& site, std::string_view path) {
@@ -149,10 +150,12 @@ void set_category_name(Data& data, const l10n::Localizer& localizer,
   data.set("name_lang", language_tag_or_empty(category.language));
 }
 
-Data not_found_page(const Site& site, const l10n::Localizer& localizer) {
-  Data data = page_frame(site, localizer, "",
-                         localizer.text("not_found_title") + " – " + localizer.text("site_name"));
-  // Served in place of any missing page, so links cannot be relative and nothing is canonical.
+Data notice_page(const Site& site, const l10n::Localizer& localizer, std::string_view notice) {
+  const std::string title = localizer.text(std::string(notice) + "_title");
+  Data data = page_frame(site, localizer, "", title + " – " + localizer.text("site_name"));
+  data.set("notice_title", title);
+  data.set("notice_text", localizer.text(std::string(notice) + "_text"));
+  // Served in place of any page, so links cannot be relative and nothing is canonical.
   const std::string site_root = site.site_path + "/";
   data.set("has_canonical", false);
   data.set("noindex", true);

@@ -225,7 +225,13 @@ std::string Renderer::root_page() {
 std::string Renderer::not_found_page(std::string_view locale) {
   const l10n::Localizer& chosen = m_impl->localizer(locale);
   return m_impl->fill(m_impl->templates.not_found, chosen,
-                      internal::not_found_page(m_impl->site(0), chosen));
+                      internal::notice_page(m_impl->site(0), chosen, "not_found"));
+}
+
+std::string Renderer::unavailable_page(std::string_view locale) {
+  const l10n::Localizer& chosen = m_impl->localizer(locale);
+  return m_impl->fill(m_impl->templates.not_found, chosen,
+                      internal::notice_page(m_impl->site(0), chosen, "unavailable"));
 }
 
 RenderedPage Renderer::home_page(const store::HomePage& home, std::string_view locale,

@@ -45,12 +45,22 @@ constexpr std::int64_t k_report_days = 14;
 constexpr std::int64_t k_max_report_days = 366;
 // /metrics reads the directory's counts at most this often.
 constexpr std::int64_t k_stats_lifetime_seconds = 15;
+// While the database is unreachable, how long a request is answered from memory (or with the
+// 503 page) at once after the last failure, before a load is tried again; and the Retry-After
+// of the 503 page.
+constexpr std::int64_t k_database_retry_seconds = 2;
+constexpr const char* k_unavailable_retry_after = "5";
 // A cover art file's Cache-Control: its URL names its bytes for good.
 constexpr std::string_view k_immutable_cache_control = "public, max-age=31536000, immutable";
 // Largest art file answered; the crawler's renditions are far smaller.
 constexpr std::uintmax_t k_max_art_file_bytes = 16 * 1024 * 1024;
 // The tag of every list page (home, categories, languages): any change of a show may change them.
 constexpr const char* k_lists_tag = "lists";
+
+// Thrown instead of trying the database again moments after it failed.
+struct DatabaseResting : core::EnvironmentError {
+  DatabaseResting() : core::EnvironmentError("the database was unreachable moments ago") {}
+};
 
 std::int64_t wall_clock() {
   return static_cast<std::int64_t>(std::time(nullptr));
@@ -123,14 +133,22 @@ struct LiveDirectory::Impl {
   Page stylesheet;
   Page script;
   std::map<std::string, Page> not_found;
+  std::map<std::string, Page> unavailable; // the 503 page of each locale
 
   // A page rendered from a snapshot older than an announcement must not be cached: the
   // listener bumps `generation` and invalidates under `invalidation`; a renderer caches only if
   // the generation it started from is still current, checked under the same mutex.
+  // While changes go unheard (`listening` false) the cache is not answered from: pages are
+  // loaded for each request, and what memory holds (the pages cached before, and those loaded
+  // since) is kept only to answer stale while the database is unreachable (stale-if-error,
+  // RFC 5861). Hearing changes again empties the cache.
   std::mutex invalidation;
   std::uint64_t generation = 0;
   bool listening = false;
   std::condition_variable listening_started;
+  // The wall clock's second of the last failure to reach the database; 0: none since it was
+  // last reached.
+  std::atomic<std::int64_t> database_failed_at{0};
 
   std::mutex stats_mutex;
   store::Stats stats;
@@ -161,6 +179,7 @@ struct LiveDirectory::Impl {
     script = make_lasting_page(renderer->locale_script(), "text/javascript; charset=utf-8");
     for (const auto& locale : locales) {
       not_found.emplace(locale, make_lasting_page(renderer->not_found_page(locale), k_html));
+      unavailable.emplace(locale, make_lasting_page(renderer->unavailable_page(locale), k_html));
     }
     listener = std::jthread([this](std::stop_token stop) { listen(stop); });
     // Until the listener hears the database, nothing can be cached; wait for it a little so
@@ -238,7 +257,9 @@ struct LiveDirectory::Impl {
     std::lock_guard lock(invalidation);
     ++generation;
     listening = on;
-    cache.clear(); // what was cached while changes went unheard may be stale
+    if (on) {
+      cache.clear(); // what was cached while changes went unheard may be stale
+    }
     listening_started.notify_all();
   }
 
@@ -256,11 +277,29 @@ struct LiveDirectory::Impl {
     return {generation, listening};
   }
 
+  // Unheard (not listening), the page is kept only as the stale copy for the database's
+  // absence.
   void cache_if_current(const std::string& key, const Page& page, std::uint64_t started) {
     std::lock_guard lock(invalidation);
-    if (listening && generation == started) {
+    if (generation == started) {
       cache.insert(key, page);
     }
+  }
+
+  // Whether the cache may answer the route: a cover art file always (its name is its bytes),
+  // a page only while changes are heard.
+  bool answerable_from_memory(const Route& route) {
+    if (route.kind == Kind::art) {
+      return true;
+    }
+    std::lock_guard lock(invalidation);
+    return listening;
+  }
+
+  // True when the database failed so recently that a request is not worth a load.
+  bool database_recently_failed() const {
+    const std::int64_t failed = database_failed_at.load(std::memory_order_relaxed);
+    return failed != 0 && wall_clock() - failed < k_database_retry_seconds;
   }
 
   // ---- loading and rendering a page ----
@@ -287,6 +326,9 @@ struct LiveDirectory::Impl {
     if (Page lasting = lasting_page(route)) {
       return lasting;
     }
+    if (!answerable_from_memory(route)) {
+      return nullptr;
+    }
     Page cached = cache.find(route.key, at);
     return cached && !http::coding_pending(*cached, coding) ? cached : nullptr;
   }
@@ -299,7 +341,8 @@ struct LiveDirectory::Impl {
     if (Page lasting = lasting_page(route)) {
       return lasting;
     }
-    if (auto cached = cache.find(route.key, at, false)) {
+    const auto started = current_generation().first;
+    if (auto cached = answerable_from_memory(route) ? cache.find(route.key, at, false) : nullptr) {
       if (!http::coding_pending(*cached, coding)) {
         return cached;
       }
@@ -307,12 +350,11 @@ struct LiveDirectory::Impl {
       cache.replace(route.key, cached.get(), coded);
       return coded;
     }
-    const auto [started, listening_now] = current_generation();
     Page rendered = render_page(route, at);
     if (rendered && http::coding_pending(*rendered, coding)) {
       rendered = http::with_coding(*rendered, coding);
     }
-    if (rendered && listening_now) {
+    if (rendered) {
       cache_if_current(route.key, rendered, started);
     }
     return rendered;
@@ -372,12 +414,23 @@ struct LiveDirectory::Impl {
 
   template <typename Work>
   Page with_database(Work&& work) {
-    auto database = databases.take();
-    auto renderer = renderers.take();
+    if (database_recently_failed()) {
+      throw DatabaseResting();
+    }
     try {
-      return work(*database, *renderer);
+      auto database = databases.take();
+      auto renderer = renderers.take();
+      try {
+        Page page = work(*database, *renderer);
+        database_failed_at.store(0, std::memory_order_relaxed);
+        return page;
+      } catch (const core::EnvironmentError&) {
+        database.discard();
+        throw;
+      }
     } catch (const core::EnvironmentError&) {
-      database.discard();
+      database_failed_at.store(wall_clock(), std::memory_order_relaxed);
+      databases.discard_idle();
       throw;
     }
   }
@@ -504,7 +557,12 @@ struct LiveDirectory::Impl {
       std::lock_guard lock(stats_mutex);
       const std::int64_t wall = wall_clock();
       if (wall - stats_read_at >= k_stats_lifetime_seconds) {
-        stats = databases.take()->stats();
+        try {
+          stats = databases.take()->stats();
+        } catch (const core::EnvironmentError& error) {
+          // The figures read last time serve; the server's own go on being counted.
+          spdlog::debug("serve: /metrics without the directory's figures: {}", error.what());
+        }
         stats_read_at = wall;
       }
       figures = stats;
@@ -608,6 +666,34 @@ struct LiveDirectory::Impl {
     return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
   }
 
+  // The answer while the database cannot be reached: the page memory holds, however old, with
+  // its Age (stale-if-error, RFC 5861); else the locale's 503 page with Retry-After.
+  http::Response unreachable_answer(const http::Request& request, const Route& route,
+                                    std::int64_t at) {
+    const Page stale = route.key.empty() ? nullptr : cache.find_stale(route.key);
+    if (stale && stale->status == 200) {
+      http::Response response = answer_page(request, *stale, at, 200);
+      for (auto& [name, value] : response.headers) {
+        if (name == "Cache-Control") {
+          value = "no-cache"; // a cache downstream asks again rather than keep it
+        }
+      }
+      if (stale->last_modified > 0) {
+        response.headers.emplace_back(
+            "Age", std::to_string(std::max<std::int64_t>(0, wall_clock() - stale->last_modified)));
+      }
+      metrics.count_stale();
+      return response;
+    }
+    const std::string locale =
+        not_found_locale(request.path.substr(std::min(site_path.size(), request.path.size())),
+                         request.header("Accept-Language"), locales);
+    http::Response response = answer_page(request, *unavailable.at(locale), at, 503);
+    response.headers.emplace_back("Retry-After", k_unavailable_retry_after);
+    response.headers.emplace_back("Vary", "Accept-Language");
+    return response;
+  }
+
   // Counts and logs an answer, its latency from when the request came in whole.
   void observe(const http::Request& request, const Route& route, const http::Response& response) {
     const auto latency = std::chrono::steady_clock::now() - request.received;
@@ -639,10 +725,11 @@ http::Response LiveDirectory::answer_by_loading(const http::Request& request) {
   http::Response response;
   try {
     response = m_impl->answer(request, route, m_impl->now());
+  } catch (const DatabaseResting&) {
+    response = m_impl->unreachable_answer(request, route, m_impl->now());
   } catch (const std::exception& error) {
     spdlog::warn("serve: {} {}: {}", request.method, request.path, error.what());
-    response = plain_answer(503, "The directory cannot reach its database; try again soon.\n");
-    response.headers.emplace_back("Retry-After", "5");
+    response = m_impl->unreachable_answer(request, route, m_impl->now());
   }
   m_impl->observe(request, route, response);
   return response;

@@ -48,7 +48,11 @@ std::string Metrics::text(const http::PageCache& cache, const store::Stats& stat
       << "podcrawl_cache_bytes " << cache.bytes() << '\n'
       << "# HELP podcrawl_cache_entries Pages held.\n"
          "# TYPE podcrawl_cache_entries gauge\n"
-      << "podcrawl_cache_entries " << cache.entries() << '\n';
+      << "podcrawl_cache_entries " << cache.entries() << '\n'
+      << "# HELP podcrawl_stale_answers_total Pages answered from memory while the database was "
+         "unreachable.\n"
+      << "# TYPE podcrawl_stale_answers_total counter\n"
+      << "podcrawl_stale_answers_total " << m_stale.load(std::memory_order_relaxed) << '\n';
   out << "# HELP podcrawl_feeds Feeds of the crawl list, by status.\n"
          "# TYPE podcrawl_feeds gauge\n";
   const std::pair<const char*, std::int64_t> feeds[] = {{"active", stats.feeds_active},

@@ -18,6 +18,8 @@ namespace podcrawl::serve::internal {
 class Metrics {
 public:
   void observe(const char* route, int status, std::chrono::nanoseconds latency);
+  // An answer from memory past its freshness, the database being unreachable.
+  void count_stale() { m_stale.fetch_add(1, std::memory_order_relaxed); }
   // The Prometheus text exposition of the requests, the cache and the directory's figures.
   std::string text(const http::PageCache& cache, const store::Stats& stats) const;
 
@@ -25,6 +27,7 @@ private:
   // Upper bounds of the latency buckets, in seconds.
   static constexpr std::array<double, 10> k_buckets = {0.0005, 0.001, 0.0025, 0.005, 0.01,
                                                        0.025,  0.05,  0.1,    0.25,  1.0};
+  std::atomic<std::uint64_t> m_stale{0};
   mutable std::mutex m_mutex;
   std::map<std::pair<std::string, int>, std::uint64_t> m_requests;
   std::array<std::uint64_t, k_buckets.size()> m_bucket_counts{};

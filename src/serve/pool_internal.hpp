@@ -71,6 +71,17 @@ public:
     }
   }
 
+  // Drop every object not in use: after a failure that has likely broken them all (the
+  // database restarted), the next take makes a new one rather than try each old one in turn.
+  void discard_idle() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_made -= m_free.size();
+      m_free.clear();
+    }
+    m_available.notify_all();
+  }
+
 private:
   void give_back(std::unique_ptr<T> item) {
     {

@@ -160,4 +160,19 @@ void Database::record_artwork_failure(std::int64_t id, const std::string& error,
   });
 }
 
+void Database::release_artwork(const std::vector<std::int64_t>& ids, const std::string& error,
+                               std::int64_t next_fetch_at) {
+  if (ids.empty()) {
+    return;
+  }
+  guarded(m_impl->redacted_url, "release cover art", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE artwork SET error = $2, next_fetch_at = to_timestamp($3::bigint)"
+        " WHERE id = ANY($1::bigint[])",
+        id_array(ids), bounded_text(error, k_max_error_bytes), next_fetch_at);
+    txn.commit();
+  });
+}
+
 } // namespace podcrawl::store

@@ -56,7 +56,8 @@ bool is_applied(pqxx::work& txn, const std::string& name) {
 
 // Refuse a database migrated by a newer podcrawl: the first applied migration (by name) that is
 // not among `files`.
-void refuse_unknown_migrations(pqxx::work& txn, const std::vector<std::filesystem::path>& files) {
+void refuse_unknown_migrations(pqxx::transaction_base& txn,
+                               const std::vector<std::filesystem::path>& files) {
   std::vector<std::string> known;
   known.reserve(files.size());
   for (const auto& file : files) {
@@ -121,6 +122,30 @@ std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir)
     }
     name_new_categories(m_impl->connection);
     return applied;
+  });
+}
+
+void Database::check_schema(const std::filesystem::path& sql_dir) {
+  const auto files = migration_files(sql_dir);
+  guarded(m_impl->redacted_url, "check the schema", [&] {
+    pqxx::read_transaction txn(m_impl->connection);
+    std::vector<std::string> applied;
+    if (!txn.exec1("SELECT to_regclass('schema_migrations')")[0].is_null()) {
+      refuse_unknown_migrations(txn, files);
+      for (const auto& row : txn.exec("SELECT name FROM schema_migrations")) {
+        applied.push_back(row[0].as<std::string>());
+      }
+    }
+    for (const auto& file : files) {
+      const std::string name = file.filename().string();
+      if (std::find(applied.begin(), applied.end(), name) == applied.end()) {
+        throw core::EnvironmentError("database schema is older than this podcrawl (migration " +
+                                     name +
+                                     " is not applied); run `podcrawl migrate` on the "
+                                     "primary");
+      }
+    }
+    txn.commit();
   });
 }
 

@@ -82,18 +82,6 @@ const std::string k_show_categories =
     " LATERAL (" +
     filed_categories("ids.id") + ") filed ORDER BY ids.id, filed.position";
 
-std::string id_array(const std::vector<std::int64_t>& ids) {
-  std::string text = "{";
-  for (const std::int64_t id : ids) {
-    if (text.size() > 1) {
-      text += ',';
-    }
-    text += std::to_string(id);
-  }
-  text += '}';
-  return text;
-}
-
 // A text[] literal: every element quoted, '"' and '\\' escaped.
 std::string text_array(const std::vector<std::string>& items) {
   std::string text = "{";

@@ -98,4 +98,16 @@ void add_episode(const pqxx::row& row, StoredShow& stored) {
   stored.episode_artwork.push_back(artwork_from_text(row[19]));
 }
 
+std::string id_array(const std::vector<std::int64_t>& ids) {
+  std::string text = "{";
+  for (const std::int64_t id : ids) {
+    if (text.size() > 1) {
+      text += ',';
+    }
+    text += std::to_string(id);
+  }
+  text += '}';
+  return text;
+}
+
 } // namespace podcrawl::store

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <pqxx/pqxx>
 
@@ -73,6 +74,9 @@ inline constexpr std::size_t k_max_search_notes_bytes = 4000;
 // decoded, runs of white space made one space, cut to at most max_bytes without splitting a
 // character. Storable (storable_text) whatever the input.
 std::string search_notes(std::string_view html, std::size_t max_bytes);
+
+// Ids as a PostgreSQL array literal ("{1,2,3}"), for a `$n::bigint[]` parameter.
+std::string id_array(const std::vector<std::int64_t>& ids);
 
 // Called inside a catch block: throw the current libpqxx failure again as a
 // core::EnvironmentError naming the operation and the (redacted) database.

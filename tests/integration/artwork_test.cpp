@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <sstream>
 
 #include "podcrawl/core/hash.hpp"
 #include "support/images.hpp"
@@ -256,6 +257,63 @@ TEST_F(ArtworkTest, AnEpisodesNewPictureMarksItsShowChanged) {
   ASSERT_EQ(podcrawl({"crawl"}).status, 0);
   ASSERT_EQ(server.count("/episode.jpg"), 1);
   EXPECT_NE(show_changed_xid(database_url()), before_art);
+}
+
+// Without its helper program the art pass stops with one line that says how to build it; the
+// feeds of the crawl are stored, and every image it claimed is due again with the error.
+TEST_F(ArtworkTest, AMissingHelperStopsTheArtPassWithOneLineAndHandsItsImagesBack) {
+  testing::LoopbackServer server;
+  std::vector<std::string> feeds;
+  for (int i = 0; i < 3; ++i) {
+    const std::string image = "/cover-" + std::to_string(i) + ".jpg";
+    server.serve_feed(image, testing::noise_jpeg(100 + i, 100), "image/jpeg",
+                      "\"" + std::to_string(i) + "\"");
+    const std::string path = "/feed-" + std::to_string(i) + ".xml";
+    server.serve_feed(path, feed_with_image(i, server.url(image)), "application/rss+xml",
+                      "\"feed-" + std::to_string(i) + "\"");
+    feeds.push_back(server.url(path));
+  }
+  std::vector<std::string> add = {"add", "--no-discover"};
+  add.insert(add.end(), feeds.begin(), feeds.end());
+  ASSERT_EQ(podcrawl(add).status, 0);
+  const auto missing = m_dir.path() / "nowhere" / "podcrawl-art";
+  testing::write_file(m_config, "[art]\ndir = \"" + art_dir().string() + "\"\nhelper = \"" +
+                                    missing.string() + "\"\n");
+
+  testing::ChildProcess crawl({testing::podcrawl_binary(), "--config", m_config.string(),
+                               "--database-url", database_url(), "--allow-private-networks",
+                               "crawl"});
+  const auto ended = crawl.wait_for(std::chrono::minutes(2));
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_EQ(ended->status, 1);
+  EXPECT_NE(ended->out.find("crawled 3 feeds: 3 fetched"), std::string::npos) << ended->out;
+  std::size_t lines = 0;
+  std::string said;
+  std::istringstream err(ended->err);
+  for (std::string line; std::getline(err, line);) {
+    if (line.find("image helper") != std::string::npos) {
+      ++lines;
+      said = line;
+    }
+  }
+  EXPECT_EQ(lines, 1U) << ended->err;
+  EXPECT_NE(said.find(missing.string() + ": No such file or directory"), std::string::npos) << said;
+  EXPECT_NE(said.find("cmake --build build --target podcrawl-art"), std::string::npos) << said;
+
+  for (const std::string& feed : feeds) {
+    EXPECT_EQ(show(feed)["title"].get<std::string>().substr(0, 10), "Cover show");
+  }
+  pqxx::connection connection(database_url());
+  pqxx::work txn(connection);
+  const auto images =
+      txn.exec("SELECT error, next_fetch_at <= now() FROM artwork WHERE url LIKE '%/cover-%'");
+  EXPECT_EQ(images.size(), 3U);
+  for (const auto& image : images) {
+    EXPECT_NE(image[0].as<std::string>().find("image helper"), std::string::npos)
+        << image[0].as<std::string>();
+    EXPECT_TRUE(image[1].as<bool>()) << "an image is still leased";
+  }
+  txn.commit();
 }
 
 } // namespace

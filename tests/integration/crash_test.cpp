@@ -3,11 +3,6 @@
 // or cut off by a restart of PostgreSQL, loses nothing and half-writes nothing. After each
 // interruption every stored show is whole; after one more crawl the database holds exactly what
 // one clean crawl of the same feeds stores.
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 #include <httplib.h>
 
@@ -30,6 +25,7 @@
 
 #include "directory_fixture.hpp"
 #include "support/loopback_server.hpp"
+#include "support/own_cluster.hpp"
 #include "support/process.hpp"
 #include "support/temp_database.hpp"
 #include "support/temp_dir.hpp"
@@ -321,59 +317,6 @@ void wait_for_other_sessions_to_end(const std::string& url) {
   FAIL() << left << " sessions of the killed crawler are still connected";
 }
 
-// A free TCP port on 127.0.0.1 (free when asked; nothing else in the test binds ports).
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  const bool bound = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                     getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  close(fd);
-  return bound ? ntohs(address.sin_port) : 0;
-}
-
-// A PostgreSQL cluster of the test's own (scripts/db), which it may stop and start; stopped
-// and removed at the end.
-class OwnCluster {
-public:
-  OwnCluster() : m_port(free_port()) {
-    // Run as root, scripts/db runs the server as its own user, which must reach the folder.
-    chmod(m_dir.path().c_str(), 0755);
-  }
-  ~OwnCluster() {
-    try {
-      script("stop");
-    } catch (const std::exception&) {
-      // A server left running is found by its folder; a throwing destructor is worse.
-    }
-  }
-  OwnCluster(const OwnCluster&) = delete;
-  OwnCluster& operator=(const OwnCluster&) = delete;
-
-  // Runs scripts/db COMMAND (start, stop) for this cluster; `out` holds what it printed. Its
-  // output goes through a file, not a pipe: the server it starts inherits the descriptor, and
-  // a pipe would stay open for as long as the server runs.
-  testing::ProcessResult script(const std::string& command) {
-    static const std::string k_shell =
-        R"(exec /usr/bin/env PODCRAWL_DB_DIR="$1" PODCRAWL_DB_PORT="$2" "$3" "$4" >"$5" 2>&1)";
-    const auto log = m_dir.path() / "db.log";
-    auto result = testing::run_process(
-        {"/bin/sh", "-c", k_shell, "sh", (m_dir.path() / "db").string(), std::to_string(m_port),
-         std::string(PODCRAWL_SOURCE_DIR) + "/scripts/db", command, log.string()});
-    result.out = testing::read_file(log);
-    return result;
-  }
-  std::string url() const {
-    return "postgresql://podcrawl@127.0.0.1:" + std::to_string(m_port) + "/podcrawl";
-  }
-
-private:
-  testing::TempDir m_dir;
-  int m_port;
-};
-
 // ---- the fixture ----
 
 class CrashConsistency : public ::testing::Test {
@@ -508,7 +451,7 @@ TEST_F(CrashConsistency, CrawlsKilledTwentyTimesThenRunAgainStoreWhatOneCleanCra
 
 TEST_F(CrashConsistency, ACrawlCutOffByADatabaseRestartEndsCleanlyAndTheNextCrawlCompletesIt) {
   ASSERT_NO_FATAL_FAILURE(crawl_reference(1));
-  OwnCluster cluster;
+  testing::OwnCluster cluster;
   const auto started = cluster.script("start");
   ASSERT_EQ(started.status, 0) << started.out;
   ASSERT_NO_FATAL_FAILURE(add_feeds(cluster.url()));

@@ -17,6 +17,16 @@ std::string rfc822(std::int64_t t) {
   return buffer;
 }
 
+std::string tech_feed_with_new_episode(const std::string& title) {
+  std::string feed = tech_feed();
+  feed.insert(feed.find("<item>"),
+              "<item><title>" + title + "</title><guid>tech-new</guid><pubDate>" +
+                  rfc822(k_render_time - 3600) +
+                  "</pubDate><enclosure url=\"https://media.example/tech/new.mp3\" "
+                  "type=\"audio/mpeg\" length=\"1000\"/></item>");
+  return feed;
+}
+
 std::string tech_feed() {
   std::string items;
   for (int i = 0; i < k_tech_episodes; ++i) {

@@ -24,6 +24,8 @@ std::string rfc822(std::int64_t t);
 // An English technical show whose k_tech_episodes episodes spread over the five years before
 // k_render_time, newest first.
 std::string tech_feed();
+// tech_feed() with one more episode, titled `title`, an hour before k_render_time.
+std::string tech_feed_with_new_episode(const std::string& title);
 // An Arabic show with one episode.
 std::string arabic_feed();
 

@@ -375,13 +375,7 @@ void LiveServe::expect_a_new_episode_on_the_live_pages(int port) {
   }
   ASSERT_GT(cache_hits(port), 0);
 
-  std::string feed = testing::tech_feed();
-  feed.insert(feed.find("<item>"),
-              "<item><title>" + title + "</title><guid>tech-new</guid><pubDate>" +
-                  testing::rfc822(testing::k_render_time - 3600) +
-                  "</pubDate><enclosure url=\"https://media.example/tech/new.mp3\" "
-                  "type=\"audio/mpeg\" length=\"1000\"/></item>");
-  m_tech->set(feed, "\"tech-2\"");
+  m_tech->set(testing::tech_feed_with_new_episode(title), "\"tech-2\"");
   const auto crawled = run({"--allow-private-networks", "crawl", "--all"});
   ASSERT_EQ(crawled.status, 0) << crawled.out;
 

@@ -23,6 +23,7 @@ struct ArtSummary {
   std::int64_t not_modified = 0; // 304, or the same bytes as last time
   std::int64_t refused = 0;      // not an image, over a bound, or broken
   std::int64_t failed = 0;       // the fetch failed (404, timeout, refused address, ...)
+  std::int64_t deferred = 0;     // not asked: its host paused or unreachable in this crawl
 };
 
 // Fetch the cover art that is due: every stored show's image URL is listed (once, however many
@@ -30,9 +31,11 @@ struct ArtSummary {
 // address policy and bounds ([art] max_bytes as the body cap). A new image file goes to the
 // podcrawl-art helper, and its renditions are written to the art folder as
 // <sha1>-<width>.webp; bytes already seen under another URL reuse that URL's files. A failure
-// is recorded with its image and never touches a feed. Throws core::EnvironmentError when the
+// is recorded with its image and never touches a feed; an image whose host is paused or cannot
+// be reached in this crawl is deferred unasked. Throws core::EnvironmentError when the
 // database is unreachable, the art folder (core::art_dir) cannot be written, or the helper
-// cannot be started.
+// cannot be started; the images claimed and not yet recorded are then handed back first, due
+// at once, with the error.
 ArtSummary refresh_artwork(const std::string& database_url, const core::Config& config,
                            const ArtOptions& options);
 

@@ -17,7 +17,8 @@ enum class FetchOutcome {
   refused,       // non-public address, or a scheme other than http(s)
   too_large,     // body or headers over their caps (the body counted after decompression)
   network_error, // DNS, connect, TLS, timeout, reset, a compressed body corrupt or cut short
-  deferred       // not asked: its host asked for a pause longer than a crawl waits (Retry-After)
+  deferred       // not asked: its host asked for a pause longer than a crawl waits (Retry-After),
+                 // or could not be resolved or reached several times in a row
 };
 
 const char* to_string(FetchOutcome outcome);

@@ -20,6 +20,8 @@ namespace podcrawl::fetch {
 // many as its pace allows (a Pacer's, or a fixed `per_host`); the rest wait, each host's in
 // order, and a host paused by Retry-After holds no transfer slot. A transfer answered 429 or 503
 // with a short Retry-After (or none) waits for the pause and is asked again, up to three times.
+// A host that could not be resolved or connected to three times in a row has its other
+// transfers finished unasked (deferred, with retry_after_seconds) for five minutes.
 // Each transfer follows the rules of fetch() (redirects walked hop by hop, every hop under the
 // address policy). Not thread-safe: one thread calls add() and perform().
 class TransferPool {

@@ -69,6 +69,10 @@ public:
   std::shared_ptr<const CachedPage> find(const std::string& key, std::int64_t now,
                                          bool counted = true);
 
+  // The page cached under key however long ago it expired, or null; neither counted nor made
+  // the most recently used. For answering stale when the page cannot be made again.
+  std::shared_ptr<const CachedPage> find_stale(const std::string& key) const;
+
   // Cache page under key, replacing any page there, and evict the least recently used pages
   // until the cache is within its limit again. A null page or one whose cached_size alone
   // exceeds the limit is not cached (and the one under key, if any, is dropped).

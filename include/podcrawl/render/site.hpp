@@ -59,6 +59,8 @@ public:
   std::string root_page();
   // The locale's 404 page; its links are absolute paths, so it can answer any address.
   std::string not_found_page(std::string_view locale);
+  // The locale's page for a directory that cannot reach its database (a 503), like the 404.
+  std::string unavailable_page(std::string_view locale);
   // Each throws core::UsageError for a locale the Renderer does not have.
   RenderedPage home_page(const store::HomePage& home, std::string_view locale, std::int64_t now);
   RenderedPage list_page(const store::ShowListPage& list, std::string_view locale,

@@ -49,6 +49,11 @@ public:
   // schema_migrations names a migration sql_dir does not hold: a newer podcrawl migrated the
   // database, and this one must not write to a schema it does not know.
   std::vector<std::string> migrate(const std::filesystem::path& sql_dir);
+  // Check, writing nothing, that the database's schema is exactly the one sql_dir describes:
+  // for a read-only replica, which cannot be migrated. Throws core::EnvironmentError naming
+  // the first migration that is not applied (the schema is older) or that sql_dir does not
+  // hold (newer).
+  void check_schema(const std::filesystem::path& sql_dir);
 
   // ---- the crawl list ----
   // Add a normalized URL. A removed or gone feed is re-activated (added); a listed one, or a
@@ -140,6 +145,10 @@ public:
   // Record a failed fetch or a refused image; its renditions stay as they were.
   void record_artwork_failure(std::int64_t id, const std::string& error, bool downloaded,
                               std::int64_t now, std::int64_t next_fetch_at);
+  // Hand claimed rows back unfinished, due again at `next_fetch_at`, with `error` saying why;
+  // what was fetched and made of them before stays as it was.
+  void release_artwork(const std::vector<std::int64_t>& ids, const std::string& error,
+                       std::int64_t next_fetch_at);
 
   // ---- reading ----
   // A stored show by feed URL (normalized) or slug, with its current episodes; nullopt if none.

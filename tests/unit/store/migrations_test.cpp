@@ -118,6 +118,39 @@ TEST_F(MigrateTest, RefusesADatabaseThatNamesAMigrationItDoesNotKnow) {
   EXPECT_FALSE(table_exists(database_url(), "ninth_table"));
 }
 
+// The check a read-only replica gets instead of a migration: it writes nothing and names the
+// first migration that is missing, or that this podcrawl does not know.
+TEST_F(MigrateTest, ChecksASchemaWithoutWritingAndNamesWhatDiffers) {
+  testing::TempDir dir;
+  testing::write_file(dir.path() / "0001_first.sql", "CREATE TABLE first_table (id int);");
+  Database db(database_url());
+  try {
+    db.check_schema(dir.path());
+    FAIL() << "an empty database passed the check";
+  } catch (const core::EnvironmentError& error) {
+    EXPECT_STREQ(error.what(),
+                 "database schema is older than this podcrawl (migration 0001_first.sql is not "
+                 "applied); run `podcrawl migrate` on the primary");
+  }
+  EXPECT_FALSE(table_exists(database_url(), "schema_migrations"));
+  ASSERT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0001_first.sql"});
+  EXPECT_NO_THROW(db.check_schema(dir.path()));
+
+  testing::write_file(dir.path() / "0002_second.sql", "CREATE TABLE second_table (id int);");
+  EXPECT_THROW(db.check_schema(dir.path()), core::EnvironmentError);
+  EXPECT_FALSE(table_exists(database_url(), "second_table"));
+  ASSERT_EQ(db.migrate(dir.path()), std::vector<std::string>{"0002_second.sql"});
+  std::filesystem::remove(dir.path() / "0002_second.sql");
+  try {
+    db.check_schema(dir.path());
+    FAIL() << "a schema from a newer podcrawl passed the check";
+  } catch (const core::EnvironmentError& error) {
+    EXPECT_STREQ(error.what(),
+                 "database schema is newer than this podcrawl (unknown migration "
+                 "0002_second.sql); upgrade podcrawl");
+  }
+}
+
 TEST_F(MigrateTest, AMissingFolderIsAnEnvironmentError) {
   testing::TempDir dir;
   Database db(database_url());
