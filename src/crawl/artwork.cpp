@@ -216,6 +216,9 @@ private:
   // After a failure of the run: every image still open is handed back, due at once, with the
   // failure as its error, so that none waits out its lease unexplained.
   void release_open(const std::exception_ptr& error) {
+    if (m_open.empty()) {
+      return;
+    }
     std::string reason = "the cover art pass stopped";
     try {
       std::rethrow_exception(error);

@@ -45,7 +45,8 @@ constexpr int k_max_throttled_retries = 3;
 constexpr std::int64_t k_max_retry_pause_seconds = 30;
 // That a host cannot be resolved or reached is a fact about the host, not about each of its
 // feeds: after this many such failures in a row, its other transfers are deferred unasked for
-// a while (past the next run of a 15-minute cron), and then one more try decides again.
+// a while (so that a 15-minute cron asks again at its next run), and then one more try decides
+// again.
 constexpr int k_unreachable_failures = 3;
 constexpr std::int64_t k_unreachable_pause_seconds = 300;
 

@@ -48,7 +48,7 @@ constexpr std::int64_t k_stats_lifetime_seconds = 15;
 // While the database is unreachable, how long a request is answered from memory (or with the
 // 503 page) at once after the last failure, before a load is tried again; and the Retry-After
 // of the 503 page.
-constexpr std::int64_t k_database_retry_seconds = 2;
+constexpr auto k_database_retry = std::chrono::seconds(2);
 constexpr const char* k_unavailable_retry_after = "5";
 // A cover art file's Cache-Control: its URL names its bytes for good.
 constexpr std::string_view k_immutable_cache_control = "public, max-age=31536000, immutable";
@@ -57,9 +57,9 @@ constexpr std::uintmax_t k_max_art_file_bytes = 16 * 1024 * 1024;
 // The tag of every list page (home, categories, languages): any change of a show may change them.
 constexpr const char* k_lists_tag = "lists";
 
-// Thrown instead of trying the database again moments after it failed.
-struct DatabaseResting : core::EnvironmentError {
-  DatabaseResting() : core::EnvironmentError("the database was unreachable moments ago") {}
+// Thrown instead of trying the database again moments after it could not be reached.
+struct DatabaseResting : store::ConnectionLost {
+  DatabaseResting() : store::ConnectionLost("the database was unreachable moments ago") {}
 };
 
 std::int64_t wall_clock() {
@@ -146,9 +146,10 @@ struct LiveDirectory::Impl {
   std::uint64_t generation = 0;
   bool listening = false;
   std::condition_variable listening_started;
-  // The wall clock's second of the last failure to reach the database; 0: none since it was
-  // last reached.
-  std::atomic<std::int64_t> database_failed_at{0};
+  // When the database last could not be reached (steady clock, nanoseconds since its epoch);
+  // k_reached: not since it was last reached.
+  static constexpr std::int64_t k_reached = std::numeric_limits<std::int64_t>::min();
+  std::atomic<std::int64_t> database_failed_at{k_reached};
 
   std::mutex stats_mutex;
   store::Stats stats;
@@ -218,6 +219,7 @@ struct LiveDirectory::Impl {
             "serve: not hearing the database's changes ({}); caching stops until it is "
             "back",
             error.what());
+        databases.discard_idle(); // a restart broke them too: the next load connects anew
       }
       set_listening(false);
       pause(k_reconnect_delay);
@@ -296,10 +298,24 @@ struct LiveDirectory::Impl {
     return listening;
   }
 
-  // True when the database failed so recently that a request is not worth a load.
+  static std::int64_t steady_now() {
+    return std::chrono::steady_clock::now().time_since_epoch().count();
+  }
+
+  // True when the database could not be reached so recently that a request is not worth a load.
   bool database_recently_failed() const {
     const std::int64_t failed = database_failed_at.load(std::memory_order_relaxed);
-    return failed != 0 && wall_clock() - failed < k_database_retry_seconds;
+    return failed != k_reached &&
+           steady_now() - failed <
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(k_database_retry)
+                   .count();
+  }
+
+  // The database could not be reached: the connections not in use are likely broken too
+  // (dropped, so that the next load connects anew), and loads rest for k_database_retry.
+  void database_lost() {
+    database_failed_at.store(steady_now(), std::memory_order_relaxed);
+    databases.discard_idle();
   }
 
   // ---- loading and rendering a page ----
@@ -422,15 +438,14 @@ struct LiveDirectory::Impl {
       auto renderer = renderers.take();
       try {
         Page page = work(*database, *renderer);
-        database_failed_at.store(0, std::memory_order_relaxed);
+        database_failed_at.store(k_reached, std::memory_order_relaxed);
         return page;
       } catch (const core::EnvironmentError&) {
         database.discard();
         throw;
       }
-    } catch (const core::EnvironmentError&) {
-      database_failed_at.store(wall_clock(), std::memory_order_relaxed);
-      databases.discard_idle();
+    } catch (const store::ConnectionLost&) {
+      database_lost();
       throw;
     }
   }
@@ -558,7 +573,13 @@ struct LiveDirectory::Impl {
       const std::int64_t wall = wall_clock();
       if (wall - stats_read_at >= k_stats_lifetime_seconds) {
         try {
-          stats = databases.take()->stats();
+          auto database = databases.take();
+          try {
+            stats = database->stats();
+          } catch (const core::EnvironmentError&) {
+            database.discard();
+            throw;
+          }
         } catch (const core::EnvironmentError& error) {
           // The figures read last time serve; the server's own go on being counted.
           spdlog::debug("serve: /metrics without the directory's figures: {}", error.what());
@@ -727,9 +748,14 @@ http::Response LiveDirectory::answer_by_loading(const http::Request& request) {
     response = m_impl->answer(request, route, m_impl->now());
   } catch (const DatabaseResting&) {
     response = m_impl->unreachable_answer(request, route, m_impl->now());
-  } catch (const std::exception& error) {
+  } catch (const store::ConnectionLost& error) {
     spdlog::warn("serve: {} {}: {}", request.method, request.path, error.what());
     response = m_impl->unreachable_answer(request, route, m_impl->now());
+  } catch (const std::exception& error) {
+    // The database answered, but not this request (a search past its statement timeout).
+    spdlog::warn("serve: {} {}: {}", request.method, request.path, error.what());
+    response = plain_answer(503, "The directory could not answer this request; try again soon.\n");
+    response.headers.emplace_back("Retry-After", k_unavailable_retry_after);
   }
   m_impl->observe(request, route, response);
   return response;

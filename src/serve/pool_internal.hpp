@@ -74,12 +74,14 @@ public:
   // Drop every object not in use: after a failure that has likely broken them all (the
   // database restarted), the next take makes a new one rather than try each old one in turn.
   void discard_idle() {
+    std::vector<std::unique_ptr<T>> dropped;
     {
       std::lock_guard lock(m_mutex);
       m_made -= m_free.size();
-      m_free.clear();
+      dropped.swap(m_free);
     }
     m_available.notify_all();
+    // `dropped` closes them here, outside the lock.
   }
 
 private:

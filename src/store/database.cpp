@@ -37,8 +37,8 @@ void rethrow_as_environment_error(const std::string& redacted_url, const char* o
   try {
     throw;
   } catch (const pqxx::broken_connection& error) {
-    throw core::EnvironmentError("database " + redacted_url + " unreachable (" + operation +
-                                 "): " + one_line(error.what()));
+    throw ConnectionLost("database " + redacted_url + " unreachable (" + operation +
+                         "): " + one_line(error.what()));
   } catch (const pqxx::sql_error& error) {
     throw core::EnvironmentError("database " + redacted_url + " failed (" + operation +
                                  ", SQLSTATE " + error.sqlstate() + "): " + one_line(error.what()));
@@ -52,8 +52,8 @@ Database::Database(const std::string& url) {
   try {
     m_impl = std::make_unique<Impl>(url);
   } catch (const pqxx::failure& error) {
-    throw core::EnvironmentError("cannot connect to database " + redact_database_url(url) + ": " +
-                                 one_line(error.what()));
+    throw ConnectionLost("cannot connect to database " + redact_database_url(url) + ": " +
+                         one_line(error.what()));
   }
 }
 

@@ -1,6 +1,11 @@
 // Hosts that cannot be reached, through the podcrawl binary: a name that does not resolve and a
 // loopback port that refuses connections cost a crawl a few tries each, not one try per feed or
 // image, and everything of theirs is due again soon without counting as a failure of its own.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
@@ -10,7 +15,6 @@
 
 #include "directory_fixture.hpp"
 #include "support/loopback_server.hpp"
-#include "support/own_cluster.hpp"
 
 namespace podcrawl {
 namespace {
@@ -42,6 +46,34 @@ std::string pictured_feed(int number) {
          "show-" + std::to_string(number) + ".jpg\"/>" + items + "</channel></rss>\n";
 }
 
+// A port on 127.0.0.1 that refuses connections for as long as this lives: bound, so that no one
+// else takes it, and never listening.
+class RefusingPort {
+public:
+  RefusingPort() : m_fd(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (m_fd >= 0 && bind(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+        getsockname(m_fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+      m_port = ntohs(address.sin_port);
+    }
+  }
+  ~RefusingPort() {
+    if (m_fd >= 0) {
+      close(m_fd);
+    }
+  }
+  RefusingPort(const RefusingPort&) = delete;
+  RefusingPort& operator=(const RefusingPort&) = delete;
+  int port() const { return m_port; }
+
+private:
+  int m_fd;
+  int m_port = 0;
+};
+
 // A figure of the crawl's summary lines: the number before `what` on the line starting with
 // `line`.
 long figure(const std::string& out, const std::string& line, const std::string& what) {
@@ -61,7 +93,9 @@ TEST_F(UnreachableHosts, CostACrawlAFewTriesEachAndAreDueAgainSoon) {
                       "\"" + std::to_string(number) + "\"");
     urls.push_back(server.url(path));
   }
-  const std::string refusing = "http://127.0.0.1:" + std::to_string(testing::free_port());
+  const RefusingPort closed;
+  ASSERT_NE(closed.port(), 0);
+  const std::string refusing = "http://127.0.0.1:" + std::to_string(closed.port());
   for (int number = 0; number < k_feeds_per_dead_host; ++number) {
     urls.push_back("http://" + k_dead_name + "/feeds/" + std::to_string(number) + ".xml");
     urls.push_back(refusing + "/feeds/" + std::to_string(number) + ".xml");

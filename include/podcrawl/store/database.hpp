@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "podcrawl/core/error.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/store/artwork.hpp"
 #include "podcrawl/store/history.hpp"
@@ -15,6 +16,13 @@
 #include "podcrawl/store/records.hpp"
 
 namespace podcrawl::store {
+
+// The database could not be reached: a connection that could not be made, or that broke. Other
+// failures of the server (a statement timeout, a constraint) are plain EnvironmentErrors.
+class ConnectionLost : public core::EnvironmentError {
+public:
+  using core::EnvironmentError::EnvironmentError;
+};
 
 enum class AddOutcome { added, exists };
 
@@ -36,8 +44,8 @@ struct SaveOutcome {
 // One Database is one connection; use one per thread.
 class Database {
 public:
-  // Connect (an empty URL uses libpq's defaults). Throws core::EnvironmentError when the server
-  // cannot be reached, naming the URL without its password.
+  // Connect (an empty URL uses libpq's defaults). Throws ConnectionLost when the server cannot
+  // be reached, naming the URL without its password.
   explicit Database(const std::string& url);
   ~Database();
   Database(const Database&) = delete;
