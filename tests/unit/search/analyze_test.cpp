@@ -1,0 +1,143 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "podcrawl/search/analyze.hpp"
+
+namespace podcrawl::search {
+namespace {
+
+bool has(const std::vector<std::string>& terms, const std::string& term) {
+  return std::find(terms.begin(), terms.end(), term) != terms.end();
+}
+
+// Every term of the query is among the terms of the text: what an index of the text's terms
+// needs to find it.
+bool finds(const std::string& query, const std::string& text) {
+  const auto indexed = terms(text);
+  const auto asked = query_terms(query);
+  return !asked.empty() && std::all_of(asked.begin(), asked.end(),
+                                       [&](const auto& term) { return has(indexed, term); });
+}
+
+TEST(Fold, LatinLettersLoseTheirMarksAndCase) {
+  EXPECT_EQ(fold("Hélló Wörld"), "hello world");
+  EXPECT_EQ(fold("Łódź"), "lodz");
+  EXPECT_EQ(fold("Ørsted Straße"), "orsted strasse");
+  EXPECT_EQ(fold("Đakovo Þing Æsir Œuvre"), "dakovo thing aesir oeuvre");
+  EXPECT_EQ(fold("ÂÇÊÑ"), "acen");
+  EXPECT_EQ(fold("Ёлка й"), fold("елка и"));
+  EXPECT_EQ(fold("Ἀθῆναι"), fold("αθηναι"));
+}
+
+TEST(Fold, TurkishDottedAndDotlessIAreBothI) {
+  EXPECT_EQ(fold("İSTANBUL"), "istanbul");
+  EXPECT_EQ(fold("ıstanbul"), "istanbul");
+  EXPECT_EQ(fold("ISTANBUL"), "istanbul");
+}
+
+TEST(Fold, WidthFormsAndLigaturesAreTheirPlainLetters) {
+  EXPECT_EQ(fold("ＰＯＤＣＡＳＴ２０２４"), "podcast2024");
+  EXPECT_EQ(fold("ﬁle"), "file");
+  EXPECT_EQ(fold("ｶﾞｲﾄﾞ"), fold("ガイド"));
+}
+
+TEST(Fold, DigitsOfEveryScriptAreAscii) {
+  EXPECT_EQ(fold("٢٠٢٤"), "2024");
+  EXPECT_EQ(fold("۱۴۰۳"), "1403");
+  EXPECT_EQ(fold("१२३"), "123");
+  EXPECT_EQ(fold("২০২৪"), "2024");
+  EXPECT_EQ(fold("๒๕๖๗"), "2567");
+}
+
+TEST(Fold, KanaIsOneFormAndKeepsItsVoicing) {
+  EXPECT_EQ(fold("まいにち"), fold("マイニチ"));
+  EXPECT_EQ(fold("ひらがな"), "ヒラガナ");
+  EXPECT_NE(fold("ガイド"), fold("カイト"));
+  EXPECT_EQ(fold("ぱん"), "パン");
+}
+
+TEST(Fold, ArabicLetterFormsAreOne) {
+  EXPECT_EQ(fold("المقهى"), fold("المقهي"));
+  EXPECT_EQ(fold("أحمد"), fold("احمد"));
+  EXPECT_EQ(fold("إسلام"), fold("اسلام"));
+  EXPECT_EQ(fold("آمن"), fold("امن"));
+  EXPECT_EQ(fold("مدرسة"), fold("مدرسه"));
+  EXPECT_EQ(fold("كِتَابٌ"), fold("كتاب"));
+  EXPECT_EQ(fold("كتـــاب"), fold("كتاب"));
+  EXPECT_EQ(fold("ﻻ"), fold("لا")); // a presentation form
+}
+
+TEST(Fold, PersianAndUrduLettersMeetTheirArabicForms) {
+  EXPECT_EQ(fold("کتاب"), fold("كتاب"));                    // keheh, kaf
+  EXPECT_EQ(fold("فارسی"), fold("فارسي"));                  // Farsi yeh, yeh
+  EXPECT_EQ(fold("نۀ"), fold("نه"));                        // heh with yeh above
+  EXPECT_EQ(fold("اردو ہے"), fold("اردو هي"));              // heh goal, yeh barree
+  EXPECT_EQ(fold("کتاب‌خوان"), fold("کتابخوان")); // ZWNJ joins
+}
+
+TEST(Fold, HebrewPointsAreRemoved) {
+  EXPECT_EQ(fold("שָׁלוֹם"), fold("שלום"));
+  EXPECT_EQ(fold("שָׁלוֹם"), "שלום");
+}
+
+TEST(Fold, InvalidUtf8IsReadAsReplacementCharacters) {
+  EXPECT_EQ(fold(std::string("a\xff"
+                             "b")),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(fold(""), "");
+}
+
+TEST(Terms, SpacesAndPunctuationMakeNoTerm) {
+  EXPECT_EQ(terms("Le Coin des Curieux!"),
+            (std::vector<std::string>{"le", "coin", "des", "curieux"}));
+  EXPECT_TRUE(terms(" ,.;— ").empty());
+}
+
+TEST(Terms, FindWordsInsideJapaneseAndChineseText) {
+  EXPECT_TRUE(finds("テック", "まいにちテック雑談"));
+  EXPECT_TRUE(finds("雑談", "まいにちテック雑談"));
+  EXPECT_TRUE(finds("まいにち", "マイニチテック雑談"));
+  EXPECT_TRUE(finds("科技", "每日科技闲谈"));
+  EXPECT_FALSE(finds("料理", "まいにちテック雑談"));
+}
+
+TEST(Terms, FindAKoreanNounInsideACompoundOrBeforeItsParticle) {
+  EXPECT_TRUE(finds("뉴스", "김어준의 뉴스공장"));
+  EXPECT_TRUE(finds("김어준", "김어준의 뉴스공장"));
+  EXPECT_FALSE(finds("스포츠", "김어준의 뉴스공장"));
+}
+
+TEST(Terms, CutThaiIntoWords) {
+  const auto words = terms("สวัสดีครับ");
+  EXPECT_GE(words.size(), 2U);
+  EXPECT_TRUE(has(words, "สวัสดี"));
+}
+
+TEST(Terms, AWordJoinedByZwnjIsAlsoItsParts) {
+  const auto found = terms("رادیو کتاب‌خوان");
+  EXPECT_TRUE(has(found, fold("کتابخوان")));
+  EXPECT_TRUE(has(found, fold("کتاب")));
+  EXPECT_TRUE(has(found, fold("خوان")));
+  EXPECT_TRUE(finds("كتاب", "رادیو کتاب‌خوان"));
+  EXPECT_TRUE(finds("کتاب خوان", "رادیو کتاب‌خوان"));
+}
+
+TEST(QueryTerms, ARunOfHanKanaOrHangulAsksForItsBigrams) {
+  EXPECT_EQ(query_terms("김어준"), (std::vector<std::string>{"김어", "어준"}));
+  EXPECT_EQ(query_terms("まいにち"), (std::vector<std::string>{"マイ", "イニ", "ニチ"}));
+  EXPECT_EQ(query_terms("tech 雑談"), (std::vector<std::string>{"tech", "雑談"}));
+  EXPECT_EQ(query_terms("کتاب‌خوان"), (std::vector<std::string>{fold("کتابخوان")}));
+}
+
+TEST(Terms, FoldEachTerm) {
+  EXPECT_TRUE(finds("Hélló", "Hello World Tech"));
+  EXPECT_TRUE(finds("المقهي", "المقهى العلمي"));
+  EXPECT_TRUE(finds("٢٠٢٤", "حلقة 2024"));
+}
+
+} // namespace
+} // namespace podcrawl::search
