@@ -17,6 +17,8 @@ namespace {
 // Images fetched at once: each new one waits for a helper (one a core), so more would only hold
 // more image files in memory.
 constexpr int k_art_concurrency = 8;
+// Why feeds or images were deferred unasked.
+constexpr const char* k_deferred_why = " deferred (their host paused or unreachable)";
 
 // A progress line on stderr, at most once a second, overwritten in place on a terminal.
 class ProgressLine {
@@ -98,8 +100,7 @@ void add_crawl_command(CLI::App& app, Context& context) {
         [&progress](const crawl::CrawlSummary& running) { progress.update(running); });
     std::cout << "crawled " << summary.claimed << " feeds: " << summary.fetched << " fetched, "
               << summary.not_modified << " not modified, " << summary.failed << " failed, "
-              << (summary.deferred > 0 ? std::to_string(summary.deferred) +
-                                             " deferred (their host paused or unreachable), "
+              << (summary.deferred > 0 ? std::to_string(summary.deferred) + k_deferred_why + ", "
                                        : std::string())
               << summary.new_episodes << " new episodes in "
               << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
@@ -119,8 +120,7 @@ void add_crawl_command(CLI::App& app, Context& context) {
       std::cout << "cover art: " << art.claimed << " asked, " << art.made << " made, " << art.reused
                 << " the same as another's, " << art.not_modified << " not modified, "
                 << art.refused << " refused, " << art.failed << " failed"
-                << (art.deferred > 0 ? ", " + std::to_string(art.deferred) +
-                                           " deferred (their host paused or unreachable)"
+                << (art.deferred > 0 ? ", " + std::to_string(art.deferred) + k_deferred_why
                                      : std::string())
                 << "\n";
     }

@@ -117,10 +117,9 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
 Data episode_page(const Site& site, const l10n::Localizer& localizer,
                   const store::EpisodePage& page);
 Data search_page(const Site& site, const l10n::Localizer& localizer, const store::SearchPage& page);
-// The localized 404 page; its links are absolute paths, as it is served at any address.
 // A page that answers any address in place of the one asked for: the 404 page and the 503
 // page, told apart by the catalog keys of their title and text (`notice` "not_found" or
-// "unavailable").
+// "unavailable"). Its links are absolute paths, as it is served at any address.
 Data notice_page(const Site& site, const l10n::Localizer& localizer, std::string_view notice);
 // The locale's catalog strings the templates use, {{t.key}}: the same on every page, so a
 // renderer makes them once per locale and renders each page in a context that holds them.

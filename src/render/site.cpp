@@ -192,6 +192,12 @@ struct Renderer::Impl {
     return page.render({&shared.at(static_cast<std::size_t>(&locale - localizers.data())), &data});
   }
 
+  // The 404 or 503 page of a locale (internal::notice_page).
+  std::string notice(std::string_view locale, std::string_view notice) {
+    const l10n::Localizer& chosen = localizer(locale);
+    return fill(templates.not_found, chosen, internal::notice_page(site(0), chosen, notice));
+  }
+
   template <typename Build>
   RenderedPage render(const internal::Template& page, std::string_view locale, std::int64_t now,
                       Build&& build) {
@@ -223,15 +229,11 @@ std::string Renderer::root_page() {
 }
 
 std::string Renderer::not_found_page(std::string_view locale) {
-  const l10n::Localizer& chosen = m_impl->localizer(locale);
-  return m_impl->fill(m_impl->templates.not_found, chosen,
-                      internal::notice_page(m_impl->site(0), chosen, "not_found"));
+  return m_impl->notice(locale, "not_found");
 }
 
 std::string Renderer::unavailable_page(std::string_view locale) {
-  const l10n::Localizer& chosen = m_impl->localizer(locale);
-  return m_impl->fill(m_impl->templates.not_found, chosen,
-                      internal::notice_page(m_impl->site(0), chosen, "unavailable"));
+  return m_impl->notice(locale, "unavailable");
 }
 
 RenderedPage Renderer::home_page(const store::HomePage& home, std::string_view locale,

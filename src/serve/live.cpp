@@ -536,13 +536,21 @@ struct LiveDirectory::Impl {
     return response;
   }
 
-  http::Response not_found_answer(const http::Request& request, std::int64_t at) const {
+  // A page answered in place of the one asked for (the 404 or 503 page of `pages`), in the
+  // locale the path names, else the visitor's language, else the first locale.
+  http::Response notice_answer(const http::Request& request,
+                               const std::map<std::string, Page>& pages, std::int64_t at,
+                               int status) const {
     const std::string locale =
         not_found_locale(request.path.substr(std::min(site_path.size(), request.path.size())),
                          request.header("Accept-Language"), locales);
-    http::Response response = answer_page(request, *not_found.at(locale), at, 404);
+    http::Response response = answer_page(request, *pages.at(locale), at, status);
     response.headers.emplace_back("Vary", "Accept-Language");
     return response;
+  }
+
+  http::Response not_found_answer(const http::Request& request, std::int64_t at) const {
+    return notice_answer(request, not_found, at, 404);
   }
 
   http::Response root_answer(const http::Request& request, std::int64_t at) const {
@@ -573,13 +581,10 @@ struct LiveDirectory::Impl {
       const std::int64_t wall = wall_clock();
       if (wall - stats_read_at >= k_stats_lifetime_seconds) {
         try {
-          auto database = databases.take();
-          try {
-            stats = database->stats();
-          } catch (const core::EnvironmentError&) {
-            database.discard();
-            throw;
-          }
+          with_database([&](store::Database& database, render::Renderer&) -> Page {
+            stats = database.stats();
+            return nullptr;
+          });
         } catch (const core::EnvironmentError& error) {
           // The figures read last time serve; the server's own go on being counted.
           spdlog::debug("serve: /metrics without the directory's figures: {}", error.what());
@@ -706,12 +711,8 @@ struct LiveDirectory::Impl {
       metrics.count_stale();
       return response;
     }
-    const std::string locale =
-        not_found_locale(request.path.substr(std::min(site_path.size(), request.path.size())),
-                         request.header("Accept-Language"), locales);
-    http::Response response = answer_page(request, *unavailable.at(locale), at, 503);
+    http::Response response = notice_answer(request, unavailable, at, 503);
     response.headers.emplace_back("Retry-After", k_unavailable_retry_after);
-    response.headers.emplace_back("Vary", "Accept-Language");
     return response;
   }
 
