@@ -189,6 +189,7 @@ int run(int argc, char** argv) {
   add_render_command(app, context);
   add_serve_command(app, context);
   add_search_command(app, context);
+  add_reindex_command(app, context);
   add_stats_command(app, context);
   add_report_command(app, context);
 

@@ -51,6 +51,7 @@ void add_show_command(CLI::App& app, Context& context);
 void add_render_command(CLI::App& app, Context& context);
 void add_serve_command(CLI::App& app, Context& context);
 void add_search_command(CLI::App& app, Context& context);
+void add_reindex_command(CLI::App& app, Context& context);
 void add_stats_command(CLI::App& app, Context& context);
 void add_report_command(CLI::App& app, Context& context);
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "fidelity_internal.hpp"
+#include "podcrawl/core/text.hpp"
 #include "text_internal.hpp"
 
 namespace podcrawl::feed {
@@ -180,19 +181,8 @@ bool is_valid_utf8(std::string_view bytes) {
   return true;
 }
 
-std::string_view cut_utf8(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) {
-    return text;
-  }
-  std::size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0u) == 0x80u) {
-    --end;
-  }
-  return text.substr(0, end);
-}
-
 std::string clean_line(std::string_view text) {
-  std::string normalized = normalize(cut_utf8(text, 4 * k_max_line_bytes), false);
+  std::string normalized = normalize(core::utf8_prefix(text, 4 * k_max_line_bytes), false);
   std::string out;
   out.reserve(normalized.size());
   bool pending_space = false;
@@ -207,11 +197,11 @@ std::string clean_line(std::string_view text) {
     }
     out.push_back(c);
   }
-  return std::string(cut_utf8(out, k_max_line_bytes));
+  return std::string(core::utf8_prefix(out, k_max_line_bytes));
 }
 
 std::string clean_block(std::string_view text) {
-  std::string normalized = normalize(cut_utf8(trim(text), k_max_markup_bytes), true);
+  std::string normalized = normalize(core::utf8_prefix(trim(text), k_max_markup_bytes), true);
   return std::string(trim(normalized));
 }
 

@@ -23,9 +23,6 @@ bool iequals(std::string_view left, std::string_view right);
 // True when the bytes are well-formed UTF-8.
 bool is_valid_utf8(std::string_view bytes);
 
-// Return the UTF-8 text cut to at most max_bytes without splitting a character.
-std::string_view cut_utf8(std::string_view text, std::size_t max_bytes);
-
 // Return feed text for a one-line field: NFC, C1 controls read as Windows-1252 (as HTML reads
 // &#150;), other control characters removed, every run of whitespace collapsed to one space,
 // trimmed, cut to k_max_line_bytes.

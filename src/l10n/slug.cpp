@@ -1,12 +1,14 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
-#include <mutex>
+#include <string>
+#include <unordered_map>
 
 #include <unicode/translit.h>
 
 #include "l10n_internal.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/text.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 
 namespace podcrawl::l10n {
@@ -16,59 +18,28 @@ namespace {
 // Titles longer than this are cut before transliteration; a slug never needs more.
 constexpr std::size_t k_max_slug_input_bytes = 1024;
 
-// The transliterator is costly to build, so it is built once, on first use;
-// Transliterator::transliterate is not const, so calls are serialized.
-class SharedTransliterator {
-public:
-  SharedTransliterator() {
+// Romanized words remembered per thread: a title's words recur across its episodes and shows.
+constexpr std::size_t k_romanized_cache_entries = 8192;
+
+// This thread's transliterator, built on its first use (about 30 ms: ICU compiles the rules);
+// Transliterator::transliterate is not const, so threads do not share one.
+icu::Transliterator& thread_transliterator() {
+  thread_local const std::unique_ptr<icu::Transliterator> transliterator = [] {
     UErrorCode status = U_ZERO_ERROR;
-    m_transliterator.reset(icu::Transliterator::createInstance("Any-Latin; Latin-ASCII; Lower",
-                                                               UTRANS_FORWARD, status));
-    if (U_FAILURE(status) || !m_transliterator) {
+    std::unique_ptr<icu::Transliterator> made(icu::Transliterator::createInstance(
+        "Any-Latin; Latin-ASCII; Lower", UTRANS_FORWARD, status));
+    if (U_FAILURE(status) || !made) {
       throw core::EnvironmentError(std::string("ICU transliterator unavailable: ") +
                                    u_errorName(status));
     }
-  }
-
-  void transliterate(icu::UnicodeString& text) {
-    std::lock_guard lock(m_mutex);
-    m_transliterator->transliterate(text);
-  }
-
-private:
-  std::mutex m_mutex;
-  std::unique_ptr<icu::Transliterator> m_transliterator;
-};
-
-SharedTransliterator& shared_transliterator() {
-  static SharedTransliterator shared;
-  return shared;
+    return made;
+  }();
+  return *transliterator;
 }
 
-// Cut text to at most max_bytes without splitting a UTF-8 sequence.
-std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) {
-    return text;
-  }
-  std::size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U) {
-    --end;
-  }
-  return text.substr(0, end);
-}
-
-std::string to_ascii_lower(std::string_view text) {
-  // ASCII needs no transliteration, only lower case: skip ICU (and building its transliterator,
-  // the largest part of a small render's start-up).
-  if (std::all_of(text.begin(), text.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
-    std::string lower(utf8_prefix(text, k_max_slug_input_bytes));
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return lower;
-  }
-  icu::UnicodeString unicode = internal::from_utf8(utf8_prefix(text, k_max_slug_input_bytes));
-  shared_transliterator().transliterate(unicode);
+std::string transliterated(std::string_view text) {
+  icu::UnicodeString unicode = internal::from_utf8(text);
+  thread_transliterator().transliterate(unicode);
   return internal::to_utf8(unicode);
 }
 
@@ -78,10 +49,31 @@ bool is_slug_char(char c) {
 
 } // namespace
 
+std::string romanize(std::string_view text) {
+  text = core::utf8_prefix(text, k_max_slug_input_bytes);
+  // ASCII needs no transliteration, only lower case: skip ICU (and building its transliterator,
+  // the largest part of a small render's start-up).
+  if (std::all_of(text.begin(), text.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower;
+  }
+  thread_local std::unordered_map<std::string, std::string> remembered;
+  if (const auto found = remembered.find(std::string(text)); found != remembered.end()) {
+    return found->second;
+  }
+  if (remembered.size() >= k_romanized_cache_entries) {
+    remembered.clear();
+  }
+  return remembered.emplace(std::string(text), transliterated(text)).first->second;
+}
+
 std::string slugify(std::string_view text, std::size_t max_length) {
   std::string slug;
   bool pending_dash = false;
-  for (const char c : to_ascii_lower(text)) {
+  for (const char c : romanize(text)) {
     if (!is_slug_char(c)) {
       pending_dash = !slug.empty();
       continue;

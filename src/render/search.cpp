@@ -6,22 +6,17 @@ namespace {
 
 Data result_item(const Site& site, const l10n::Localizer& localizer,
                  const store::SearchResult& result, std::string_view from_path) {
-  if (!result.episode) {
-    Data item = show_item(localizer, result.show, from_path);
-    item.set("is_episode", false);
-    return item;
+  Data item = show_item(localizer, result.show, from_path);
+  const std::string show_language = language_tag_or_empty(result.show.language);
+  Data episodes{Data::type::list};
+  for (const auto& entry : result.episodes) {
+    if (is_safe_slug(entry.slug)) {
+      episodes.push_back(episode_item(site, localizer, result.show.slug, show_language,
+                                      entry.episode, entry.slug, from_path));
+    }
   }
-  const store::EpisodeEntry& entry = *result.episode;
-  const std::string show_language = language_tag_or_empty(entry.show_language);
-  Data item = episode_item(site, localizer, entry.show_slug, show_language, entry.episode,
-                           entry.slug, from_path);
-  item.set("is_episode", true);
-  item.set("show_title", entry.show_title);
-  item.set("show_lang", show_language);
-  item.set("show_href", relative_link(from_path, show_path(entry.show_slug)));
-  const Around of = split_message(localizer, "episode_of");
-  item.set("episode_of_before", of.before);
-  item.set("episode_of_after", of.after);
+  item.set("has_episodes", !episodes.is_empty_list());
+  item.set("episodes", std::move(episodes));
   return item;
 }
 
@@ -69,10 +64,7 @@ Data search_page(const Site& site, const l10n::Localizer& localizer,
 
   Data results{Data::type::list};
   for (const auto& result : page.results) {
-    const bool linkable = is_safe_slug(result.show.slug) &&
-                          (!result.episode || (is_safe_slug(result.episode->show_slug) &&
-                                               is_safe_slug(result.episode->slug)));
-    if (linkable) {
+    if (is_safe_slug(result.show.slug)) {
       results.push_back(result_item(site, localizer, result, path));
     }
   }

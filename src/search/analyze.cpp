@@ -1,5 +1,6 @@
 #include "podcrawl/search/analyze.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <unicode/brkiter.h>
@@ -7,6 +8,9 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 #include <unicode/uscript.h>
+
+#include "podcrawl/core/text.hpp"
+#include "podcrawl/l10n/localizer.hpp"
 
 namespace podcrawl::search {
 namespace {
@@ -147,16 +151,32 @@ std::string utf8(const icu::UnicodeString& text) {
   return out;
 }
 
-void add_term(std::vector<std::string>& terms, const icu::UnicodeString& text) {
+// A term and where in the text it starts.
+struct Term {
+  std::string text;
+  int32_t at = 0;
+};
+
+void add_term(std::vector<Term>& terms, const icu::UnicodeString& text, int32_t at) {
   std::string term = utf8(fold_unicode(text));
   if (!term.empty()) {
-    terms.push_back(std::move(term));
+    terms.push_back({std::move(term), at});
   }
+}
+
+std::vector<std::string> texts(std::vector<Term>&& terms) {
+  std::vector<std::string> out;
+  out.reserve(terms.size());
+  for (auto& term : terms) {
+    out.push_back(std::move(term.text));
+  }
+  return out;
 }
 
 // A character of the scripts written without spaces that bigrams cover.
 bool bigrammed(UChar32 c) {
-  if (c == 0x30FC || c == 0xFF70) { // the prolonged sound mark is of no script
+  // The prolonged sound mark and the voicing marks are of no script.
+  if (c == 0x30FC || c == 0xFF70 || c == 0x3099 || c == 0x309A || c == 0xFF9E || c == 0xFF9F) {
     return true;
   }
   UErrorCode status = U_ZERO_ERROR;
@@ -182,11 +202,11 @@ bool bigrams_stand_for(const icu::UnicodeString& text, int32_t start, int32_t en
 
 // The words of text; with `parts`, a word joined by ZWNJ also as its parts; with `for_query`, a
 // word that bigrams stand for is left out.
-void add_words(std::vector<std::string>& terms, const icu::UnicodeString& text, bool parts,
+void add_words(std::vector<Term>& terms, const icu::UnicodeString& text, bool parts,
                bool for_query) {
   icu::BreakIterator* words = word_iterator();
   if (words == nullptr) {
-    add_term(terms, text);
+    add_term(terms, text, 0);
     return;
   }
   words->setText(text);
@@ -200,7 +220,7 @@ void add_words(std::vector<std::string>& terms, const icu::UnicodeString& text, 
     if (for_query && bigrams_stand_for(text, start, end)) {
       continue;
     }
-    add_term(terms, word);
+    add_term(terms, word, start);
     if (!parts || word.indexOf(k_zwnj) < 0) {
       continue;
     }
@@ -208,7 +228,7 @@ void add_words(std::vector<std::string>& terms, const icu::UnicodeString& text, 
       int32_t to = word.indexOf(k_zwnj, from);
       to = to < 0 ? word.length() : to;
       if (to > from) {
-        add_term(terms, icu::UnicodeString(word, from, to - from));
+        add_term(terms, icu::UnicodeString(word, from, to - from), start + from);
       }
       from = to + 1;
     }
@@ -229,46 +249,270 @@ bool bigrams_stand_for(const icu::UnicodeString& text, int32_t start, int32_t en
          (end < text.length() && bigrammed(text.char32At(end)));
 }
 
-void add_bigrams(std::vector<std::string>& terms, const icu::UnicodeString& text) {
-  int32_t previous = -1; // where the bigrammed character before this one starts, or -1
+// Every two neighbouring characters of each run of Han, kana or Hangul, folded first (so that
+// half-width kana and their voicing marks pair as the full-width letters they stand for); a run
+// that folds to one character is that character. All of a run's bigrams are where it starts.
+void add_bigrams(std::vector<Term>& terms, const icu::UnicodeString& text) {
+  for (int32_t i = 0; i < text.length();) {
+    const int32_t start = i;
+    int32_t length = 0;
+    while (i < text.length() && bigrammed(text.char32At(i))) {
+      i += U16_LENGTH(text.char32At(i));
+      ++length;
+    }
+    if (length == 0) {
+      i += U16_LENGTH(text.char32At(i));
+      continue;
+    }
+    if (length < 2) {
+      continue;
+    }
+    const icu::UnicodeString run = fold_unicode(icu::UnicodeString(text, start, i - start));
+    if (run.countChar32() == 1) {
+      add_term(terms, run, start);
+      continue;
+    }
+    for (int32_t from = 0; from < run.length();) {
+      const int32_t second = from + U16_LENGTH(run.char32At(from));
+      if (second >= run.length()) {
+        break;
+      }
+      const int32_t end = second + U16_LENGTH(run.char32At(second));
+      add_term(terms, icu::UnicodeString(run, from, end - from), start);
+      from = second;
+    }
+  }
+}
+
+icu::UnicodeString unicode_of(std::string_view text) {
+  return icu::UnicodeString::fromUTF8(
+      icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+}
+
+std::string_view indexed_part(std::string_view text) {
+  return core::utf8_prefix(text, k_max_indexed_bytes);
+}
+
+// Whether a folded term holds a letter of another script than Latin.
+bool beyond_latin(std::string_view term) {
+  if (std::all_of(term.begin(), term.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    return false;
+  }
+  const icu::UnicodeString unicode = unicode_of(term);
+  for (int32_t i = 0; i < unicode.length();) {
+    const UChar32 c = unicode.char32At(i);
+    i += U16_LENGTH(c);
+    UErrorCode status = U_ZERO_ERROR;
+    const UScriptCode script = uscript_getScript(c, &status);
+    if (u_isalpha(c) && script != USCRIPT_LATIN && script != USCRIPT_COMMON &&
+        script != USCRIPT_INHERITED) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The runs of letters of one script in text, as written: what is romanized as one word. Words of
+// kana or Han are runs, not the dictionary's cuts (which read まいにち as まい, に, ち); a mark,
+// or a character of no script such as the prolonged sound mark, continues the run it follows.
+std::vector<icu::UnicodeString> script_runs(const icu::UnicodeString& text) {
+  std::vector<icu::UnicodeString> runs;
+  icu::UnicodeString run;
+  UScriptCode run_script = USCRIPT_INVALID_CODE;
   for (int32_t i = 0; i < text.length();) {
     const UChar32 c = text.char32At(i);
-    const int32_t next = i + U16_LENGTH(c);
-    if (!bigrammed(c)) {
-      previous = -1;
-    } else {
-      if (previous >= 0) {
-        add_term(terms, icu::UnicodeString(text, previous, next - previous));
-      }
-      previous = i;
+    i += U16_LENGTH(c);
+    UErrorCode status = U_ZERO_ERROR;
+    const UScriptCode script = uscript_getScript(c, &status);
+    const int8_t type = u_charType(c);
+    const bool mark =
+        type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK || type == U_ENCLOSING_MARK;
+    if (!run.isEmpty() && (script == run_script || mark || c == 0x30FC)) {
+      run.append(c);
+      continue;
     }
-    i = next;
+    if (!run.isEmpty()) {
+      runs.push_back(run);
+      run.remove();
+    }
+    if (u_isalpha(c)) {
+      run.append(c);
+      run_script = script;
+    }
   }
+  if (!run.isEmpty()) {
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+void append_joined(std::string& out, const std::vector<Term>& terms) {
+  for (const auto& term : terms) {
+    out += out.empty() ? "" : " ";
+    out += term.text;
+  }
+}
+
+// The query's terms in the order of the text: a word where it starts, a run's bigrams where each
+// starts.
+std::vector<Term> query_terms_in_order(std::string_view query) {
+  const icu::UnicodeString unicode = unicode_of(query);
+  std::vector<Term> found;
+  add_words(found, unicode, /*parts=*/false, /*for_query=*/true);
+  add_bigrams(found, unicode);
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Term& a, const Term& b) { return a.at < b.at; });
+  return found;
+}
+
+// A term quoted for to_tsquery: a quote inside doubled, a backslash escaped.
+void append_quoted(std::string& out, std::string_view term) {
+  out += '\'';
+  for (const char c : term) {
+    if (c == '\'') {
+      out += "''";
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+}
+
+// Whether the query's last term may also match as a prefix.
+bool prefix_allowed(std::string_view term) {
+  const icu::UnicodeString unicode = unicode_of(term);
+  if (unicode.countChar32() >= 3) {
+    return true;
+  }
+  for (int32_t i = 0; i < unicode.length();) {
+    const UChar32 c = unicode.char32At(i);
+    if (!bigrammed(c)) {
+      return false;
+    }
+    i += U16_LENGTH(c);
+  }
+  return !unicode.isEmpty();
 }
 
 } // namespace
 
 std::string fold(std::string_view text) {
-  return utf8(fold_unicode(icu::UnicodeString::fromUTF8(
-      icu::StringPiece(text.data(), static_cast<int32_t>(text.size())))));
+  return utf8(fold_unicode(unicode_of(text)));
 }
 
 std::vector<std::string> terms(std::string_view text) {
-  const icu::UnicodeString unicode = icu::UnicodeString::fromUTF8(
-      icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
-  std::vector<std::string> found;
+  const icu::UnicodeString unicode = unicode_of(text);
+  std::vector<Term> found;
   add_words(found, unicode, /*parts=*/true, /*for_query=*/false);
   add_bigrams(found, unicode);
-  return found;
+  return texts(std::move(found));
 }
 
 std::vector<std::string> query_terms(std::string_view query) {
-  const icu::UnicodeString unicode = icu::UnicodeString::fromUTF8(
-      icu::StringPiece(query.data(), static_cast<int32_t>(query.size())));
-  std::vector<std::string> found;
-  add_words(found, unicode, /*parts=*/false, /*for_query=*/true);
+  return texts(query_terms_in_order(query));
+}
+
+std::string index_text(std::string_view text) {
+  const icu::UnicodeString unicode = unicode_of(indexed_part(text));
+  std::vector<Term> found;
+  add_words(found, unicode, /*parts=*/true, /*for_query=*/false);
   add_bigrams(found, unicode);
-  return found;
+  std::string out;
+  append_joined(out, found);
+  return out;
+}
+
+std::string title_index_text(std::string_view title) {
+  const icu::UnicodeString unicode = unicode_of(indexed_part(title));
+  std::vector<Term> found;
+  add_words(found, unicode, /*parts=*/true, /*for_query=*/false);
+  add_bigrams(found, unicode);
+  for (const auto& run : script_runs(unicode)) {
+    const std::string text = utf8(run);
+    if (beyond_latin(text)) {
+      add_words(found, unicode_of(l10n::romanize(text)), /*parts=*/false, /*for_query=*/false);
+    }
+  }
+  std::string out;
+  append_joined(out, found);
+  return out;
+}
+
+TextQuery text_query(std::string_view query, const Alternatives& alternatives) {
+  const std::vector<Term> found = query_terms_in_order(query);
+  TextQuery result;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const bool last = i + 1 == found.size();
+    std::string& out = last ? result.last : result.leading;
+    out += out.empty() ? "" : " & ";
+    const auto others = alternatives.find(found[i].text);
+    const bool grouped = others != alternatives.end() && !others->second.empty();
+    out += grouped ? "(" : "";
+    append_quoted(out, found[i].text);
+    if (last && prefix_allowed(found[i].text)) {
+      out += ":*";
+    }
+    if (grouped) {
+      for (const auto& other : others->second) {
+        out += " | ";
+        append_quoted(out, other);
+      }
+      out += ")";
+    }
+  }
+  return result;
+}
+
+bool correctable(std::string_view term) {
+  const icu::UnicodeString unicode = unicode_of(term);
+  if (unicode.countChar32() < 5) {
+    return false;
+  }
+  for (int32_t i = 0; i < unicode.length();) {
+    const UChar32 c = unicode.char32At(i);
+    if (!u_isdigit(c)) {
+      return true;
+    }
+    i += U16_LENGTH(c);
+  }
+  return false;
+}
+
+bool within_one_edit(std::string_view a, std::string_view b) {
+  std::u32string x;
+  std::u32string y;
+  for (const auto& [text, out] : {std::pair{a, &x}, std::pair{b, &y}}) {
+    const icu::UnicodeString unicode = unicode_of(text);
+    for (int32_t i = 0; i < unicode.length();) {
+      const UChar32 c = unicode.char32At(i);
+      out->push_back(static_cast<char32_t>(c));
+      i += U16_LENGTH(c);
+    }
+  }
+  if (x.size() > y.size()) {
+    std::swap(x, y);
+  }
+  if (y.size() - x.size() > 1) {
+    return false;
+  }
+  std::size_t start = 0;
+  while (start < x.size() && x[start] == y[start]) {
+    ++start;
+  }
+  if (start == x.size()) {
+    return true; // equal, or y has one more at the end
+  }
+  if (x.size() < y.size()) {
+    return x.compare(start, std::u32string::npos, y, start + 1, std::u32string::npos) == 0;
+  }
+  if (x.compare(start + 1, std::u32string::npos, y, start + 1, std::u32string::npos) == 0) {
+    return true; // replaced
+  }
+  return start + 1 < x.size() && x[start] == y[start + 1] && x[start + 1] == y[start] &&
+         x.compare(start + 2, std::u32string::npos, y, start + 2, std::u32string::npos) == 0;
 }
 
 } // namespace podcrawl::search

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/store/database.hpp"
+#include "rows_internal.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
@@ -113,8 +114,6 @@ std::string requests_expression() {
   }
   return out;
 }
-
-using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
 
 constexpr std::int64_t k_day_seconds = 86400;
 // The log of fetches is pruned in batches of this many rows, at most this many batches a crawl.

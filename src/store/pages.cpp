@@ -17,29 +17,12 @@ namespace podcrawl::store {
 
 namespace {
 
-// The first column after k_episode_columns in a row that has more.
-constexpr auto k_after_episode = static_cast<pqxx::row::size_type>(column_count(k_episode_columns));
-
-using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
-
 // A valid lower-case language tag: what a language page's address may be.
 constexpr const char* k_language_tag_pattern = "^[a-z][a-z0-9]{0,7}(-[a-z0-9]{1,8})*$";
 
 // The list order of shows: titles by ICU's root collation (the same for every reader), cut as
 // the list index cuts them, then slugs.
 constexpr const char* k_show_list_order = "left(s.title, 200) COLLATE \"und-x-icu\", s.slug";
-
-// A list entry's columns, over `shows s`.
-constexpr const char* k_summary_columns =
-    "s.slug, s.title, s.author, s.effective_language,"
-    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS "
-    "NULL), " PODCRAWL_ART_OF_SHOW;
-static_assert(column_count(k_summary_columns) == 6, "summary_from_row reads them by place");
-
-ShowSummary summary_from_row(const pqxx::row& row) {
-  return {row[0].as<std::string>(), row[1].as<std::string>(),  row[2].as<std::string>(),
-          row[3].as<std::string>(), row[4].as<std::int64_t>(), artwork_from_text(row[5])};
-}
 
 // The category whose slug is `slug`: its first spelling and that spelling's language.
 constexpr const char* k_category_entry =
@@ -411,123 +394,6 @@ void Database::prepare_pages() {
   load_episode_page(nothing, nothing);
   load_category_page(nothing, 1);
   load_language_page(nothing, 1);
-}
-
-namespace {
-
-std::size_t character_count(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
-// The ranked matches of $1: the first $2 listed shows and the first $2 current episodes of
-// listed shows that match it, each read in its own search configuration, best first, from
-// offset $4, at most $3: show id, episode id (0 for a show), every match, the shows matched,
-// the episodes matched. Each configuration's query is matched in a LATERAL subquery, so the
-// text search indexes answer it: a join on the query would read every row.
-constexpr const char* k_search_matches =
-    "WITH q AS ("
-    "  SELECT c.oid::regconfig AS cfg, websearch_to_tsquery(c.oid::regconfig, $1::text) AS query"
-    "  FROM pg_ts_config c"
-    "), shows_found AS ("
-    "  SELECT f.* FROM q CROSS JOIN LATERAL ("
-    "    SELECT s.id AS show_id, 0::bigint AS episode_id, ts_rank(s.search_vector, q.query) AS rank"
-    "    FROM shows s WHERE s.search_vector @@ q.query AND s.search_config = q.cfg"
-    "     AND s.active AND s.title <> '' LIMIT $2) f"
-    "  LIMIT $2"
-    "), episodes_found AS ("
-    "  SELECT f.* FROM q CROSS JOIN LATERAL ("
-    "    SELECT e.show_id, e.id, ts_rank(e.search_vector, q.query) AS rank"
-    "    FROM episodes e JOIN shows s ON s.id = e.show_id"
-    "    WHERE e.search_vector @@ q.query AND e.search_config = q.cfg"
-    "     AND e.removed_at IS NULL AND s.active AND s.title <> '' LIMIT $2) f"
-    "  LIMIT $2"
-    "), found AS (SELECT * FROM shows_found UNION ALL SELECT * FROM episodes_found)"
-    " SELECT show_id, episode_id, count(*) OVER (), (SELECT count(*) FROM shows_found),"
-    "  (SELECT count(*) FROM episodes_found)"
-    " FROM found ORDER BY rank DESC, show_id, episode_id LIMIT $3 OFFSET $4";
-
-// How long one search may take before the database cancels it.
-constexpr const char* k_search_timeout = "SET LOCAL statement_timeout = 3000";
-
-} // namespace
-
-std::optional<SearchPage> Database::load_search_page(const std::string& query, std::int64_t page) {
-  const std::int64_t last_page = page_count(2 * k_search_candidates, k_search_results_per_page);
-  if (page < 1 || page > last_page) {
-    return std::nullopt;
-  }
-  SearchPage result;
-  result.query = search_words(query);
-  result.page = page;
-  if (character_count(result.query) > k_max_search_query_chars) {
-    result.too_long = true;
-  }
-  if (result.query.empty() || result.too_long) {
-    return page == 1 ? std::optional<SearchPage>(std::move(result)) : std::nullopt;
-  }
-  return guarded(m_impl->redacted_url, "search", [&]() -> std::optional<SearchPage> {
-    SnapshotTransaction txn(m_impl->connection);
-    txn.exec(k_search_timeout);
-    const auto matches = exec_named(txn, "podcrawl_search_matches", k_search_matches, result.query,
-                                    k_search_candidates, k_search_results_per_page,
-                                    (page - 1) * k_search_results_per_page);
-    if (matches.empty()) {
-      txn.commit();
-      return page == 1 ? std::optional<SearchPage>(std::move(result)) : std::nullopt;
-    }
-    result.total = matches[0][2].as<std::int64_t>();
-    result.more = matches[0][3].as<std::int64_t>() >= k_search_candidates ||
-                  matches[0][4].as<std::int64_t>() >= k_search_candidates;
-    std::vector<std::int64_t> show_ids;
-    std::vector<std::int64_t> episode_ids;
-    for (const auto& row : matches) {
-      show_ids.push_back(row[0].as<std::int64_t>());
-      if (const auto episode = row[1].as<std::int64_t>(); episode != 0) {
-        episode_ids.push_back(episode);
-      }
-    }
-    static const std::string k_shows = std::string("SELECT ") + k_summary_columns +
-                                       ", s.id FROM shows s WHERE s.id = ANY($1::bigint[])";
-    std::map<std::int64_t, ShowSummary> shows;
-    for (const auto& row : exec_named(txn, "podcrawl_search_shows", k_shows, id_array(show_ids))) {
-      shows.emplace(row[6].as<std::int64_t>(), summary_from_row(row));
-    }
-    static const std::string k_episodes = std::string("SELECT ") + k_episode_columns +
-                                          ", s.slug, s.title, s.effective_language, e.id FROM "
-                                          "episodes e JOIN shows s ON s.id = e.show_id"
-                                          " WHERE e.id = ANY($1::bigint[])";
-    std::map<std::int64_t, EpisodeEntry> episodes;
-    for (const auto& row :
-         exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
-      StoredShow holder;
-      add_episode(row, holder);
-      episodes.emplace(row[k_after_episode + 3].as<std::int64_t>(),
-                       EpisodeEntry{row[k_after_episode].as<std::string>(),
-                                    row[k_after_episode + 1].as<std::string>(),
-                                    row[k_after_episode + 2].as<std::string>(),
-                                    std::move(holder.episode_slugs.front()),
-                                    std::move(holder.show.episodes.front())});
-    }
-    txn.commit();
-    for (const auto& row : matches) {
-      const auto show = shows.find(row[0].as<std::int64_t>());
-      if (show == shows.end()) {
-        continue;
-      }
-      SearchResult entry{show->second, std::nullopt};
-      if (const auto id = row[1].as<std::int64_t>(); id != 0) {
-        const auto episode = episodes.find(id);
-        if (episode == episodes.end()) {
-          continue;
-        }
-        entry.episode = episode->second;
-      }
-      result.results.push_back(std::move(entry));
-    }
-    return result;
-  });
 }
 
 std::vector<ShowPages> Database::load_show_batch(const std::string& after_slug, int limit) {

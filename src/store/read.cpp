@@ -12,9 +12,6 @@
 namespace podcrawl::store {
 namespace {
 
-// Reads that span several statements see one snapshot.
-using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
-
 // Load the shows `shows_result` names with their categories and current episodes; show_id
 // restricts the detail queries to one show (nullopt: all).
 constexpr const char* k_category_query =
@@ -68,48 +65,6 @@ std::optional<StoredShow> Database::load_show(const std::string& feed_url_or_slu
     auto shows = assemble_shows(txn, result, result[0][0].as<std::int64_t>());
     txn.commit();
     return std::move(shows.front());
-  });
-}
-
-std::vector<SearchHit> Database::search(const std::string& query, const std::string& language,
-                                        int limit) {
-  const std::string text = bounded_text(query, k_max_query_bytes);
-  limit = std::min(limit, k_max_search_results);
-  if (text.empty() || limit <= 0) {
-    return {};
-  }
-  return guarded(m_impl->redacted_url, "search", [&] {
-    pqxx::read_transaction txn(m_impl->connection);
-    // Without a language each document is matched by the query read in its own language;
-    // with one, every document is matched by the query read in that language.
-    const auto result = txn.exec_params(
-        "WITH q AS ("
-        "  SELECT c.cfg, websearch_to_tsquery(c.cfg, $1::text) AS query FROM ("
-        "    SELECT DISTINCT search_config AS cfg FROM shows WHERE $2::text = ''"
-        "    UNION SELECT podcrawl_search_config($2::text) WHERE $2::text <> '') c"
-        "), hits AS ("
-        "  SELECT s.slug AS show_slug, s.title AS show_title, '' AS episode_slug,"
-        "   '' AS episode_title, s.effective_language AS language, ts_rank(s.search_vector, "
-        "q.query) AS rank"
-        "  FROM shows s JOIN q ON s.search_vector @@ q.query"
-        "   AND ($2::text <> '' OR s.search_config = q.cfg)"
-        "  UNION ALL"
-        "  SELECT s.slug, s.title, e.slug, e.title, s.effective_language, ts_rank(e.search_vector, "
-        "q.query)"
-        "  FROM episodes e JOIN shows s ON s.id = e.show_id"
-        "   JOIN q ON e.search_vector @@ q.query AND ($2::text <> '' OR e.search_config = q.cfg)"
-        "  WHERE e.removed_at IS NULL"
-        ") SELECT show_slug, show_title, episode_slug, episode_title, language, rank FROM hits"
-        " ORDER BY rank DESC, show_slug, episode_slug LIMIT $3::integer",
-        text, storable_text(language), limit);
-    txn.commit();
-    std::vector<SearchHit> hits;
-    hits.reserve(result.size());
-    for (const auto& row : result) {
-      hits.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(),
-                      row[3].as<std::string>(), row[4].as<std::string>(), row[5].as<double>()});
-    }
-    return hits;
   });
 }
 

@@ -48,6 +48,11 @@ std::vector<feed::Transcript> transcripts_from_json(const std::string& text) {
 
 } // namespace
 
+ShowSummary summary_from_row(const pqxx::row& row) {
+  return {row[0].as<std::string>(), row[1].as<std::string>(),  row[2].as<std::string>(),
+          row[3].as<std::string>(), row[4].as<std::int64_t>(), artwork_from_text(row[5])};
+}
+
 StoredShow show_from_row(const pqxx::row& row) {
   StoredShow stored;
   stored.slug = row[1].as<std::string>();

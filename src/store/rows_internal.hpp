@@ -7,6 +7,7 @@
 
 #include <pqxx/pqxx>
 
+#include "podcrawl/store/pages.hpp"
 #include "podcrawl/store/records.hpp"
 
 // Reading shows and episodes from result rows: the column lists and their readers, shared by
@@ -52,6 +53,20 @@ constexpr std::size_t column_count(std::string_view columns) {
 static_assert(column_count(k_show_columns) == 20 && column_count(k_episode_columns) == 20,
               "show_from_row and add_episode read the columns by their place");
 
+// The first column after k_episode_columns in a row that has more.
+inline constexpr auto k_after_episode =
+    static_cast<pqxx::row::size_type>(column_count(k_episode_columns));
+
+// A list entry's columns (ShowSummary), over `shows s`.
+inline constexpr const char* k_summary_columns =
+    "s.slug, s.title, s.author, s.effective_language,"
+    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS "
+    "NULL), " PODCRAWL_ART_OF_SHOW;
+static_assert(column_count(k_summary_columns) == 6, "summary_from_row reads them by place");
+
+// Reads that span several statements see one snapshot.
+using SnapshotTransaction = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
+
 // The order of a show's current episodes on its pages: newest first, undated last, then as the
 // feed lists them.
 extern const char* const k_episode_order;
@@ -59,6 +74,7 @@ extern const char* const k_episode_order;
 extern const char* const k_listed_show;
 
 StoredShow show_from_row(const pqxx::row& row);
+ShowSummary summary_from_row(const pqxx::row& row);
 // The artwork PODCRAWL_ART_OF_SHOW gives; nullopt for NULL or text it did not write.
 std::optional<StoredArtwork> artwork_from_text(const pqxx::field& field);
 // Append the episode of a k_episode_columns row to stored (its slug to episode_slugs).

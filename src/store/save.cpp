@@ -13,6 +13,7 @@
 #include "podcrawl/feed/json.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/l10n/localizer.hpp"
+#include "podcrawl/search/analyze.hpp"
 #include "podcrawl/store/identity.hpp"
 #include "store_internal.hpp"
 
@@ -104,12 +105,13 @@ FeedRow lock_feed(pqxx::work& txn, std::int64_t feed_id) {
 // The show's columns as stored.
 struct ShowValues {
   std::string title, link, description, language, image, author;
-  std::string search_notes; // the description's plain text, as search reads it
+  std::string search_notes; // the description's index text (search::index_text)
   std::optional<std::string> detected_language;
   std::string effective_language; // what search, pages and language lists use
   std::optional<bool> explicit_content;
   std::string podcast_guid, new_feed_url, identity_guid;
   std::optional<std::string> itunes, podcast; // jsonb text, nullopt when the feed has none
+  std::string search_title, search_author;    // search::title_index_text, search::index_text
 };
 
 // A namespace object as stored: its JSON text, nullopt when it holds nothing.
@@ -124,14 +126,18 @@ std::optional<std::string> namespace_json(const Fields& fields) {
 
 ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
   std::string description = storable_text(show.description);
-  std::string notes = search_notes(description, k_max_search_notes_bytes);
+  std::string notes = search::index_text(search_notes(description, k_max_search_notes_bytes));
+  std::string title = storable_text(show.title);
+  std::string author = storable_text(show.author);
+  std::string search_title = search::title_index_text(title);
+  std::string search_author = search::index_text(author);
   return {
-      storable_text(show.title),
+      std::move(title),
       storable_text(show.link),
       std::move(description),
       storable_text(show.language),
       storable_text(show.image),
-      storable_text(show.author),
+      std::move(author),
       std::move(notes),
       show.detected_language ? std::optional(storable_text(*show.detected_language)) : std::nullopt,
       storable_text(show.effective_language),
@@ -140,7 +146,9 @@ ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
       storable_text(show.new_feed_url),
       storable_text(show_identity(show.podcast_guid, feed_url)),
       namespace_json(show.itunes),
-      namespace_json(show.podcast)};
+      namespace_json(show.podcast),
+      std::move(search_title),
+      std::move(search_author)};
 }
 
 // The feed's categories as a JSON array of [name, slug, language]: bounded, deduplicated, in
@@ -257,17 +265,20 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "WITH changed AS ("
       "  UPDATE shows SET (title, link, description, language, image, author, explicit,"
       "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
-      "   search_config, search_notes, detected_language, effective_language, updated_at) ="
+      "   search_config, search_notes, detected_language, effective_language, search_title,"
+      "   search_author, search_vector, updated_at) ="
       "   ($2, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12::boolean, $13::bigint,"
-      "    $16::jsonb, $17::jsonb, podcrawl_search_config($20), $18, $19, $20,"
-      "    to_timestamp($14::bigint))"
+      "    $16::jsonb, $17::jsonb, podcrawl_search_config($20), $18, $19, $20, $21, $22, " +
+      show_search_vector("podcrawl_search_config($20)", "$21::text", "$22::text", "$18::text") +
+      ",    to_timestamp($14::bigint))"
       "  WHERE id = $1 AND (title, link, description, language, image, author, explicit,"
       "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
-      "   search_config, search_notes, detected_language, effective_language)"
+      "   search_config, search_notes, detected_language, effective_language, search_title,"
+      "   search_author)"
       "   IS DISTINCT FROM"
       "   ($2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text,"
       "    $10::text, $11::text, $12::boolean, $13::bigint, $16::jsonb, $17::jsonb,"
-      "    podcrawl_search_config($20), $18::text, $19::text, $20::text)"
+      "    podcrawl_search_config($20), $18::text, $19::text, $20::text, $21::text, $22::text)"
       "  RETURNING id)," +
       category_ctes("$1::bigint", "$15") +
       " SELECT (SELECT slug FROM shows WHERE id = $1),"
@@ -277,12 +288,12 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "   FROM episodes WHERE show_id = $1),"
       "  EXISTS (SELECT 1 FROM changed) OR EXISTS (SELECT 1 FROM dropped)"
       "   OR EXISTS (SELECT 1 FROM placed)";
-  const auto row =
-      exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link, v.description,
-                 v.language, v.image, v.author, v.explicit_content, v.podcast_guid, v.new_feed_url,
-                 v.identity_guid, active, feed_id, now, categories, v.itunes, v.podcast,
-                 v.search_notes, v.detected_language, v.effective_language)
-          .at(0);
+  const auto row = exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link,
+                              v.description, v.language, v.image, v.author, v.explicit_content,
+                              v.podcast_guid, v.new_feed_url, v.identity_guid, active, feed_id, now,
+                              categories, v.itunes, v.podcast, v.search_notes, v.detected_language,
+                              v.effective_language, v.search_title, v.search_author)
+                       .at(0);
   if (row[0].is_null()) {
     throw core::EnvironmentError("show " + std::to_string(show_id) + " vanished while saving");
   }
@@ -324,12 +335,12 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
         "WITH inserted AS ("
         "  INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
         "  explicit, podcast_guid, new_feed_url, identity_guid, active, itunes, podcast,"
-        "  search_config, search_notes, detected_language, effective_language, added_at,"
-        "  updated_at)"
+        "  search_config, search_notes, detected_language, effective_language, search_title,"
+        "  search_author, search_vector, added_at, updated_at)"
         "  SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
-        "   $15::jsonb, $16::jsonb, podcrawl_search_config($20), $18, $19, $20,"
-        "   to_timestamp($14::bigint), to_timestamp($14::bigint)" +
-        free_slugs("$2") +
+        "   $15::jsonb, $16::jsonb, podcrawl_search_config($20), $18, $19, $20, $21, $22, " +
+        show_search_vector("podcrawl_search_config($20)", "$21::text", "$22::text", "$18::text") +
+        ",   to_timestamp($14::bigint), to_timestamp($14::bigint)" + free_slugs("$2") +
         "  ORDER BY c.ordinality LIMIT 1"
         "  ON CONFLICT (slug) DO NOTHING RETURNING id, slug)," +
         category_ctes("(SELECT id FROM inserted)", "$17") +
@@ -338,7 +349,7 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
         txn, "podcrawl_insert_show", k_insert, feed_id, candidates.dump(), v.title, v.link,
         v.description, v.language, v.image, v.author, v.explicit_content, v.podcast_guid,
         v.new_feed_url, v.identity_guid, active, now, v.itunes, v.podcast, categories,
-        v.search_notes, v.detected_language, v.effective_language);
+        v.search_notes, v.detected_language, v.effective_language, v.search_title, v.search_author);
     if (!inserted.empty()) {
       slug = inserted[0][1].as<std::string>();
       const auto id = inserted[0][0].as<std::int64_t>();
@@ -460,7 +471,9 @@ void append_episode_json(std::string& out, const feed::Episode& episode,
   object.number("duration_seconds", episode.duration_seconds);
   object.text("link", storable_text(episode.link));
   object.text("description", description);
-  object.text("search_notes", search_notes(description, k_max_search_notes_bytes));
+  object.text("search_notes",
+              search::index_text(search_notes(description, k_max_search_notes_bytes)));
+  object.text("search_title", search::index_text(episode.title));
   object.number("season", episode.season);
   object.number("episode", episode.episode);
   object.boolean("explicit", episode.explicit_content);
@@ -562,37 +575,52 @@ const std::string k_batch_values =
 // happened, and record the fetch in the feed's state and history.
 // Returns true when an episode was added, changed (its place in the list included) or removed.
 bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_t show_id,
-                              const EpisodeBatch& batch, const FetchMeta& meta, std::int64_t now,
-                              std::int64_t next_fetch_at) {
+                              const EpisodeBatch& batch, const std::string& show_words,
+                              const FetchMeta& meta, std::int64_t now, std::int64_t next_fetch_at) {
   static const std::string k_sql =
       "WITH r AS ("
       "  SELECT * FROM json_to_recordset($2::json) AS r(id bigint, key text, slug text,"
       "   guid text, title text, published bigint, enclosure_url text, enclosure_type text,"
       "   enclosure_length bigint, duration_seconds bigint, link text, description text,"
       "   season integer, episode integer, explicit boolean, image text, transcripts jsonb,"
-      "   chapters_url text, itunes jsonb, podcast jsonb, position integer, search_notes text)),"
+      "   chapters_url text, itunes jsonb, podcast jsonb, position integer, search_notes text,"
+      "   search_title text)),"
       " cfg AS (SELECT search_config FROM shows WHERE id = $1),"
       " changed AS ("
       "  UPDATE episodes e SET (" +
-      episode_columns() + ", position, search_notes, search_config, removed_at, updated_at) = (" +
-      k_batch_values +
-      ", r.position, r.search_notes, cfg.search_config, NULL,"
+      episode_columns() +
+      ", position, search_notes, search_title, search_vector, search_config, removed_at,"
+      " updated_at) = (" +
+      k_batch_values + ", r.position, r.search_notes, r.search_title, " +
+      episode_search_vector("cfg.search_config", "r.search_title", "r.search_notes") +
+      ", cfg.search_config, NULL,"
       "   CASE WHEN (" +
       episode_columns("e.") + ") IS DISTINCT FROM (" + k_batch_values +
       ") OR e.removed_at IS NOT NULL THEN to_timestamp($3::bigint) ELSE e.updated_at END)"
       "  FROM r, cfg WHERE r.id IS NOT NULL AND e.id = r.id AND e.show_id = $1 AND ((" +
-      episode_columns("e.") + ", e.position, e.search_config) IS DISTINCT FROM (" + k_batch_values +
-      ", r.position, cfg.search_config) OR e.removed_at IS NOT NULL)"
+      episode_columns("e.") + ", e.position, e.search_config, e.search_title) IS DISTINCT FROM (" +
+      k_batch_values +
+      ", r.position, cfg.search_config, r.search_title) OR e.removed_at IS NOT NULL)"
       "  RETURNING e.updated_at = to_timestamp($3::bigint) AS content_changed),"
       " added AS ("
       "  INSERT INTO episodes (show_id, key, slug, " +
       episode_columns() +
-      ", position, search_notes, first_seen_at, updated_at, search_config)"
+      ", position, search_notes, search_title, search_vector, first_seen_at, updated_at,"
+      " search_config)"
       "  SELECT $1, r.key, r.slug, " +
-      k_batch_values +
-      ", r.position, r.search_notes, to_timestamp($3::bigint), to_timestamp($3::bigint),"
-      "   cfg.search_config"
+      k_batch_values + ", r.position, r.search_notes, r.search_title, " +
+      episode_search_vector("cfg.search_config", "r.search_title", "r.search_notes") +
+      ", to_timestamp($3::bigint), to_timestamp($3::bigint), cfg.search_config"
       "  FROM r, cfg WHERE r.id IS NULL RETURNING 1),"
+      // The long words of the show's title and of new episodes' titles, where a query's word
+      // with a typo finds them; in one sorted statement, so two saves never deadlock on them.
+      " vocabulary AS ("
+      "  INSERT INTO search_words (word)"
+      "  SELECT DISTINCT w FROM (SELECT unnest(string_to_array($11::text, ' '))"
+      "   UNION ALL SELECT unnest(string_to_array(r.search_title, ' ')) FROM r WHERE r.id IS NULL"
+      "  ) t(w) WHERE " +
+      std::string(k_typo_word_condition) +
+      "  ORDER BY 1 ON CONFLICT DO NOTHING RETURNING 1),"
       " vanished AS ("
       "  UPDATE episodes e SET removed_at = to_timestamp($3::bigint),"
       "   updated_at = to_timestamp($3::bigint)"
@@ -632,11 +660,12 @@ bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       " SELECT id, to_timestamp($3::bigint), 'ok', $5, $10 FROM state"
       " RETURNING EXISTS (SELECT 1 FROM changed) OR EXISTS (SELECT 1 FROM added)"
       "  OR EXISTS (SELECT 1 FROM vanished)";
-  const auto result = exec_named(
-      txn, "podcrawl_write_episodes", k_sql, show_id, batch.episodes_json, now, feed_id,
-      meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
-      bounded_text(meta.last_modified, k_max_error_bytes),
-      bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at, batch.new_episodes);
+  const auto result =
+      exec_named(txn, "podcrawl_write_episodes", k_sql, show_id, batch.episodes_json, now, feed_id,
+                 meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
+                 bounded_text(meta.last_modified, k_max_error_bytes),
+                 bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at,
+                 batch.new_episodes, show_words);
   return result.empty() || result[0][0].as<bool>();
 }
 
@@ -655,8 +684,8 @@ SaveOutcome Database::record_success(std::int64_t feed_id, const FetchMeta& meta
         feed.show_id ? save_show(txn, *feed.show_id, feed_id, values, categories, feed.active, now)
                      : attach_or_insert_show(txn, feed_id, values, categories, feed.active, now);
     const EpisodeBatch batch = episode_batch(std::move(stored.episodes), show);
-    const bool episodes_changed =
-        write_episodes_and_fetch(txn, feed_id, stored.id, batch, meta, now, next_fetch_at);
+    const bool episodes_changed = write_episodes_and_fetch(
+        txn, feed_id, stored.id, batch, values.search_title, meta, now, next_fetch_at);
     if (stored.changed || episodes_changed) {
       notify_show_changed(txn, stored.slug);
     }

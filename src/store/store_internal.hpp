@@ -75,6 +75,19 @@ inline constexpr std::size_t k_max_search_notes_bytes = 4000;
 // character. Storable (storable_text) whatever the input.
 std::string search_notes(std::string_view html, std::size_t max_bytes);
 
+// The SQL of a show's search vector from its configuration and the index text of its fields
+// (search::index_text): a match in the title weighs most (A), then the author (B), then the notes
+// (C). The arguments are SQL expressions.
+std::string show_search_vector(std::string_view config, std::string_view title,
+                               std::string_view author, std::string_view notes);
+// The same for an episode, which has no author.
+std::string episode_search_vector(std::string_view config, std::string_view title,
+                                  std::string_view notes);
+// The words of titles a query's word with a typo may be corrected to (table search_words): as
+// an SQL condition on `w`, 5 characters or more, not a number.
+inline constexpr const char* k_typo_word_condition =
+    "char_length(w) BETWEEN 5 AND 60 AND w !~ '^[0-9]+$'";
+
 // Ids as a PostgreSQL array literal ("{1,2,3}"), for a `$n::bigint[]` parameter.
 std::string id_array(const std::vector<std::int64_t>& ids);
 

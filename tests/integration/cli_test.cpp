@@ -16,8 +16,9 @@ namespace {
 
 using testing::run_process;
 
-const char* const k_commands[] = {"migrate", "add",  "remove", "list",  "export-opml", "crawl",
-                                  "parse",   "show", "render", "serve", "search",      "stats"};
+const char* const k_commands[] = {"migrate", "add",     "remove", "list",   "export-opml",
+                                  "crawl",   "parse",   "show",   "render", "serve",
+                                  "search",  "reindex", "stats"};
 
 testing::ProcessResult podcrawl(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), testing::podcrawl_binary());

@@ -78,8 +78,13 @@ private:
 // The locale tags that have a catalog in locales_dir, sorted.
 std::vector<std::string> available_locales(const std::filesystem::path& locales_dir);
 
-// An ASCII slug of text: transliterated to Latin (ICU), accents removed, lower case, runs of
-// anything else as one '-', trimmed, at most max_length characters cut at a '-'. Empty when
+// Text in lower-case ASCII: transliterated to Latin (ICU's "Any-Latin; Latin-ASCII; Lower"),
+// cut to 1 KiB first; ASCII text is only lower-cased. Each thread has its own transliterator and
+// remembers the texts it romanized lately, so recurring words cost a look-up.
+std::string romanize(std::string_view text);
+
+// An ASCII slug of text (romanize()): transliterated to Latin (ICU), accents removed, lower case,
+// runs of anything else as one '-', trimmed, at most max_length characters cut at a '-'. Empty when
 // nothing transliterates.
 std::string slugify(std::string_view text, std::size_t max_length = 80);
 

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,5 +35,39 @@ std::vector<std::string> terms(std::string_view text);
 // more asks for its bigrams instead of its words (the text's dictionary may have cut it
 // otherwise, or a Korean particle follows), and a word joined by ZWNJ asks for its joined form.
 std::vector<std::string> query_terms(std::string_view query);
+
+// Bytes of a field read for its index text: the rest of a longer field is not indexed.
+inline constexpr std::size_t k_max_indexed_bytes = 4000;
+
+// What the search index stores for a field's text: its terms(), separated by spaces, from its
+// first k_max_indexed_bytes. PostgreSQL's text search reads it in the document's language, which
+// stems the terms and drops its stop words, as it does the query's (text_query()).
+std::string index_text(std::string_view text);
+
+// index_text(title) and, after it, the romanized form of each word written in another script than
+// Latin (l10n::romanize: ICU's Any-Latin; Latin-ASCII), so that `mainichi` finds まいにち.
+std::string title_index_text(std::string_view title);
+
+// Words a query's term may also stand for (typos read as the word meant), by term.
+using Alternatives = std::map<std::string, std::vector<std::string>, std::less<>>;
+
+// The PostgreSQL text search query of a search's words, as two texts in to_tsquery syntax:
+// each of the query_terms() quoted, all required; the last also matches as a prefix when it has
+// three characters or more, or is written in Han, kana or Hangul. A term with alternatives
+// matches any of them too (whole). The last term is apart because it is read twice, in the
+// document's language and without stemming: a stemmer may change the end of an unfinished word
+// (Turkish reads kapalıç for kapalıc), which is then the start of nothing.
+struct TextQuery {
+  std::string leading; // every term but the last, joined by &; empty for a one-word query
+  std::string last;    // empty when the query has no term
+};
+TextQuery text_query(std::string_view query, const Alternatives& alternatives = {});
+
+// Whether a query's term may be a typo worth correcting: 5 characters or more, not a number.
+bool correctable(std::string_view term);
+
+// Whether b is a at most one edit away: a character inserted, dropped, replaced, or two
+// neighbours swapped (by code point).
+bool within_one_edit(std::string_view a, std::string_view b);
 
 } // namespace podcrawl::search

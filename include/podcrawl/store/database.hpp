@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -178,10 +179,18 @@ public:
   // find the connection's catalogs read and the statements planned. From then on, this
   // connection's statements use generic plans (plan_cache_mode = force_generic_plan).
   void prepare_pages();
-  // A page of the listed shows and episodes matching `query` (PostgreSQL full-text search, each
-  // show and episode read in its own language), ranked. An empty query finds nothing and a too
-  // long one is not run (SearchPage::too_long); nullopt for a page past the last. Bounded: at
-  // most k_search_candidates shows and episodes are ranked, under a statement timeout.
+  // The search of the directory, one for `podcrawl search`, the site's search page and the
+  // APIs: the listed shows matching the request's words (search::tsquery, each show and episode
+  // read in its own language), each once, with its matching episodes, best first: shows whose
+  // title matches, then shows whose author or notes match, then shows matched only by
+  // episodes; by rank within each, the most recently updated first on a tie. When the words
+  // find fewer than k_search_typo_below shows, a word of 5 characters or more may also stand
+  // for a title word one edit away, and what that finds is ranked after. An empty query finds
+  // nothing and a too long one is not run (SearchPage::too_long). Bounded: at most
+  // k_search_candidates shows and as many episodes are ranked, under a statement timeout.
+  SearchPage search(const SearchRequest& request);
+  // The search page `page` (from 1) of `query`: search() for that page's results; nullopt for a
+  // page past the last.
   std::optional<SearchPage> load_search_page(const std::string& query, std::int64_t page);
   // For a walk over the whole directory, one bounded batch at a time: the listed shows with a
   // slug after `after_slug`, in slug order, at most `limit`, each with all current episodes.
@@ -206,9 +215,11 @@ public:
   std::vector<CategoryEntry> load_categories(const std::string& after_slug, int limit);
   // The content languages with listed shows, tag after `after_tag`, in tag order.
   std::vector<LanguageEntry> load_languages(const std::string& after_tag, int limit);
-  // Full-text search over show and episode titles and descriptions; language-aware stemming
-  // via the PostgreSQL text search configuration for `language` (simple when unknown).
-  std::vector<SearchHit> search(const std::string& query, const std::string& language, int limit);
+  // Rewrite the search index of every show and episode from its stored text, in batches of
+  // `batch` rows, each its own transaction (search answers meanwhile); `progress` is called
+  // after each batch with the rows done and the rows in all.
+  void reindex(int batch,
+               const std::function<void(std::int64_t done, std::int64_t total)>& progress);
   Stats stats();
 
 private:

@@ -88,18 +88,35 @@ inline constexpr std::int64_t k_search_candidates = 500;
 // Longest search of the directory, in characters; a longer one is not run.
 inline constexpr std::size_t k_max_search_query_chars = 200;
 
-// One search result: a show, or one of its episodes.
-struct SearchResult {
-  ShowSummary show;                    // the show, or the episode's show
-  std::optional<EpisodeEntry> episode; // set for an episode
+// Matching episodes listed under their show in a search result, best first.
+inline constexpr std::int64_t k_search_episodes_per_show = 3;
+// A search that finds fewer shows than this also tries its long words with one typo.
+inline constexpr std::int64_t k_search_typo_below = 3;
+
+// A search of the directory (Database::search).
+struct SearchRequest {
+  std::string query;
+  // Only shows in this language when not empty: a tag and every tag under it ("en" takes en-US
+  // and en-GB, "zh-tw" only zh-TW), case aside.
+  std::string language;
+  std::int64_t offset = 0; // results skipped, best first
+  std::int64_t limit = k_search_results_per_page;
 };
 
-// One page of the results of a search, best first.
+// One search result: a show, and those of its episodes that match.
+struct SearchResult {
+  ShowSummary show;
+  bool show_matched = false;          // the show's own title, author or notes match
+  bool corrected = false;             // found with a word read as one edit away
+  std::vector<EpisodeEntry> episodes; // at most k_search_episodes_per_show, best first
+};
+
+// Results of a search, best first.
 struct SearchPage {
   std::string query;     // the words searched: white space collapsed, storable text
   bool too_long = false; // the query had more than k_max_search_query_chars: nothing searched
   std::int64_t page = 1;
-  std::int64_t total = 0; // results on every page
+  std::int64_t total = 0; // shows found on every page
   bool more = false;      // more matched than were ranked (k_search_candidates)
   std::vector<SearchResult> results;
 };

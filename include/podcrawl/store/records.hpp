@@ -57,15 +57,6 @@ struct StoredShow {
   std::vector<std::optional<StoredArtwork>> episode_artwork;
 };
 
-struct SearchHit {
-  std::string show_slug;
-  std::string show_title;
-  std::string episode_slug;  // empty for a show hit
-  std::string episode_title; // empty for a show hit
-  std::string language;
-  double rank = 0;
-};
-
 struct CrawlRunStats {
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> finished_at;

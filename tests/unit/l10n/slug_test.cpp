@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "podcrawl/l10n/localizer.hpp"
 
@@ -76,6 +78,35 @@ TEST(Slugify, CutsLongTextAtAWordBoundary) {
 TEST(Slugify, SurvivesInvalidUtf8) {
   const std::string slug = slugify("abc\xFF\xFE def");
   EXPECT_TRUE(is_clean_slug(slug)) << slug;
+}
+
+TEST(Romanize, IsLowerCaseAsciiAndTheSameEveryTime) {
+  EXPECT_EQ(romanize("Hello World"), "hello world");
+  EXPECT_EQ(romanize("Подлодка"), "podlodka");
+  EXPECT_EQ(romanize("Łódź"), "lodz");
+  for (int i = 0; i < 3; ++i) { // from the thread's memory after the first time
+    EXPECT_EQ(romanize("まいにち"), "mainichi");
+  }
+  const std::string long_text = std::string(2000, 'x') + "Ä";
+  EXPECT_EQ(romanize(long_text), std::string(1024, 'x'));
+}
+
+TEST(Romanize, EachThreadRomanizesWithItsOwnTransliterator) {
+  std::vector<std::string> results(4);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    threads.emplace_back([&results, i] {
+      for (int n = 0; n < 50; ++n) {
+        results[i] = romanize("Москва " + std::to_string(n % 5));
+      }
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  for (const auto& result : results) {
+    EXPECT_EQ(result, "moskva 4");
+  }
 }
 
 } // namespace

@@ -857,9 +857,9 @@ TEST(RenderSite, RejectsUnknownLocalesAndRelativeSiteUrls) {
   EXPECT_THROW(render_site({hello_world_tech()}, options), core::UsageError);
 }
 
-// A page of search results: a show and an episode, the words isolated and escaped, every link
-// (pages, locales) carrying the words, nothing for crawlers to index.
-TEST(SearchPage, ListsShowsAndEpisodesAndKeepsTheWordsInEveryLink) {
+// A page of search results: shows, one with a matching episode under it, the words isolated
+// and escaped, every link (pages, locales) carrying the words, nothing for crawlers to index.
+TEST(SearchPage, ListsShowsWithTheirEpisodesAndKeepsTheWordsInEveryLink) {
   testing::TempDir dir;
   Renderer renderer(options_for(dir.path()).site);
   const store::StoredShow show = hello_world_tech();
@@ -867,11 +867,14 @@ TEST(SearchPage, ListsShowsAndEpisodesAndKeepsTheWordsInEveryLink) {
   results.query = "compilers <b>";
   results.page = 2;
   results.total = 45;
-  results.results.push_back(
-      {{show.slug, show.show.title, show.show.author, "en", 83, std::nullopt}, {}});
-  results.results.push_back({{show.slug, show.show.title, show.show.author, "en", 83, std::nullopt},
-                             store::EpisodeEntry{show.slug, show.show.title, "en",
-                                                 show.episode_slugs[3], show.show.episodes[3]}});
+  const store::ShowSummary summary{show.slug, show.show.title, show.show.author, "en",
+                                   83,        std::nullopt};
+  results.results.push_back({summary, true, false, {}});
+  results.results.push_back({summary,
+                             false,
+                             false,
+                             {store::EpisodeEntry{show.slug, show.show.title, "en",
+                                                  show.episode_slugs[3], show.show.episodes[3]}}});
   const std::string html = renderer.search_page(results, "ar", k_now).html;
   EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"ar\" dir=\"rtl\">", 0), 0U);
   EXPECT_NE(html.find("<meta name=\"robots\" content=\"noindex\">"), std::string::npos);
@@ -881,17 +884,22 @@ TEST(SearchPage, ListsShowsAndEpisodesAndKeepsTheWordsInEveryLink) {
       std::string::npos);
   EXPECT_EQ(html.find("<b>"), std::string::npos);
   EXPECT_NE(html.find("45 نتيجة"), std::string::npos);
-  // The show, then the episode with its show.
-  const auto show_link = html.find(
+  // Each show, the second with its matching episode in a list under it.
+  const std::string show_anchor =
       "<a href=\"../../../podcasts/hello-world-tech/\"><bdi lang=\"en\">Hello World "
-      "Tech</bdi></a>");
+      "Tech</bdi></a>";
+  const auto first_show = html.find(show_anchor);
+  ASSERT_NE(first_show, std::string::npos);
+  const auto second_show = html.find(show_anchor, first_show + 1);
+  ASSERT_NE(second_show, std::string::npos);
+  const auto matches = html.find("<ul class=\"matches\">");
   const auto episode_link =
       html.find("<a href=\"../../../podcasts/hello-world-tech/episode-80/\">");
-  ASSERT_NE(show_link, std::string::npos);
+  ASSERT_NE(matches, std::string::npos);
   ASSERT_NE(episode_link, std::string::npos);
-  EXPECT_LT(show_link, episode_link);
-  EXPECT_NE(html.find("حلقة من <a href=\"../../../podcasts/hello-world-tech/\">", episode_link),
-            std::string::npos);
+  EXPECT_LT(second_show, matches);
+  EXPECT_LT(matches, episode_link);
+  EXPECT_EQ(html.find("<ul class=\"matches\">", matches + 1), std::string::npos);
   // Three pages of 20: the first, this one, the last; each link keeps the words.
   EXPECT_NE(html.find("href=\"../../?q=compilers+%3Cb%3E\" rel=\"prev\""), std::string::npos);
   EXPECT_NE(html.find("href=\"../3/?q=compilers+%3Cb%3E\" rel=\"next\""), std::string::npos);

@@ -139,5 +139,103 @@ TEST(Terms, FoldEachTerm) {
   EXPECT_TRUE(finds("٢٠٢٤", "حلقة 2024"));
 }
 
+TEST(Terms, HalfWidthKanaPairAsTheFullWidthLetters) {
+  // ﾋﾟ is ピ: the bigrams of the folded run, not of the half-width characters.
+  EXPECT_TRUE(finds("スピーカー", "ｽﾏｰﾄｽﾋﾟｰｶｰ"));
+  EXPECT_TRUE(finds("すぴーかー", "ｽﾏｰﾄｽﾋﾟｰｶｰ"));
+  EXPECT_TRUE(has(query_terms("ﾃﾞ"), "デ"));
+}
+
+// The words of an index text, as PostgreSQL reads them.
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  for (std::size_t from = 0; from < text.size();) {
+    const std::size_t space = std::min(text.find(' ', from), text.size());
+    words.push_back(text.substr(from, space - from));
+    from = space + 1;
+  }
+  return words;
+}
+
+TEST(IndexText, IsTheTermsOfTheTextBetweenSpaces) {
+  EXPECT_EQ(words_of(index_text("Hélló, World!")), (std::vector<std::string>{"hello", "world"}));
+  EXPECT_EQ(index_text(""), "");
+  EXPECT_EQ(index_text(std::string(k_max_indexed_bytes, 'a') + " zebra"),
+            std::string(k_max_indexed_bytes, 'a'));
+}
+
+TEST(TitleIndexText, AddsTheRomanizedWordsOfOtherScripts) {
+  const auto japanese = words_of(title_index_text("まいにちテック雑談"));
+  EXPECT_TRUE(has(japanese, "mainichi")) << title_index_text("まいにちテック雑談");
+  EXPECT_TRUE(has(japanese, "tekku"));
+  EXPECT_TRUE(has(japanese, "テック"));
+  EXPECT_TRUE(has(words_of(title_index_text("Подлодка")), "podlodka"));
+  EXPECT_TRUE(has(words_of(title_index_text("서울 이야기")), "seoul"));
+  // Latin words are indexed once, folded.
+  EXPECT_EQ(words_of(title_index_text("Le Coin des Curieux")),
+            (std::vector<std::string>{"le", "coin", "des", "curieux"}));
+}
+
+TEST(TextQuery, AllTermsAreRequiredAndTheLastIsAlsoAPrefix) {
+  EXPECT_EQ(text_query("Le Coin curi").leading, "'le' & 'coin'");
+  EXPECT_EQ(text_query("Le Coin curi").last, "'curi':*");
+  EXPECT_EQ(text_query("curi").leading, "");
+  // Under three letters no prefix; one Han or kana character is one.
+  EXPECT_EQ(text_query("cu").last, "'cu'");
+  EXPECT_EQ(text_query("雑").last, "'雑':*");
+  EXPECT_EQ(text_query("テ").last, "'テ':*");
+  // A run of kana asks for its bigrams; the last one is the prefix.
+  EXPECT_EQ(text_query("podcast テック").leading, "'podcast' & 'テッ'");
+  EXPECT_EQ(text_query("podcast テック").last, "'ック':*");
+  EXPECT_EQ(text_query("テック podcast").last, "'podcast':*");
+  EXPECT_EQ(text_query(" ,; ").last, "");
+}
+
+TEST(TextQuery, QuotesAndOperatorsAreOnlyText) {
+  EXPECT_EQ(text_query("o'reilly").last, "'o''reilly':*");
+  for (const char* hostile : {"a & | ! ( ) :*", "<->", "'", "\\"}) {
+    const TextQuery query = text_query(hostile);
+    for (const std::string* text : {&query.leading, &query.last}) {
+      // Every quote opened is closed: an even count of unescaped quotes.
+      std::size_t quotes = 0;
+      for (std::size_t i = 0; i < text->size(); ++i) {
+        quotes += (*text)[i] == '\'' ? 1 : 0;
+        i += (*text)[i] == '\\' ? 1 : 0;
+      }
+      EXPECT_EQ(quotes % 2, 0U) << hostile << ": " << *text;
+    }
+  }
+}
+
+TEST(TextQuery, ATermWithAlternativesMatchesAnyOfThem) {
+  const TextQuery query =
+      text_query("zeitsprnug podcast", {{"zeitsprnug", {"zeitsprung", "zeitspring"}}});
+  EXPECT_EQ(query.leading, "('zeitsprnug' | 'zeitsprung' | 'zeitspring')");
+  EXPECT_EQ(query.last, "'podcast':*");
+  EXPECT_EQ(text_query("curieus", {{"curieus", {"curieux"}}}).last, "('curieus':* | 'curieux')");
+}
+
+TEST(Typos, LongWordsOnlyAreCorrected) {
+  EXPECT_TRUE(correctable("curieux"));
+  EXPECT_TRUE(correctable("雑談ポッドキ"));
+  EXPECT_FALSE(correctable("curi"));
+  EXPECT_FALSE(correctable("12345"));
+  EXPECT_TRUE(correctable("2024a"));
+}
+
+TEST(Typos, OneEditIsAnInsertionADeletionAReplacementOrASwap) {
+  EXPECT_TRUE(within_one_edit("curieux", "curieux"));
+  EXPECT_TRUE(within_one_edit("curieux", "curieuxx"));
+  EXPECT_TRUE(within_one_edit("curieux", "curiex"));
+  EXPECT_TRUE(within_one_edit("curieux", "curieuz"));
+  EXPECT_TRUE(within_one_edit("curieux", "cuireux"));
+  EXPECT_TRUE(within_one_edit("zeitsprung", "zeitsprnug"));
+  EXPECT_TRUE(within_one_edit("کتابخوان", "کتابخان"));
+  EXPECT_FALSE(within_one_edit("curieux", "curieuxxx"));
+  EXPECT_FALSE(within_one_edit("curieux", "cuirexu"));
+  EXPECT_FALSE(within_one_edit("curieux", "xurieuz"));
+  EXPECT_FALSE(within_one_edit("abc", ""));
+}
+
 } // namespace
 } // namespace podcrawl::search

@@ -191,41 +191,53 @@ TEST_F(PagesTest, OneShowLoadsAsInABatch) {
   EXPECT_FALSE(db().load_show_pages("no-such-show").has_value());
 }
 
-TEST_F(PagesTest, SearchPagesRankListedShowsAndEpisodesTwentyAPage) {
+TEST_F(PagesTest, SearchPagesListEachShowOnceWithItsEpisodesTwentyAPage) {
   const std::string garden = stored_show("Gardening weekly", "en", {"Leisure"}, 25);
-  stored_show("Cuisines du monde", "fr", {"Arts"}, 2);
-  stored_show("Gardens of the past", "en", {"History"}, 1);
-  ASSERT_TRUE(db().remove_feed("https://feeds.example/2.xml"));
+  const std::string removed = stored_show("Gardens of Babylon", "en", {"History"}, 1);
+  ASSERT_TRUE(db().remove_feed("https://feeds.example/1.xml"));
+  for (int i = 0; i < 24; ++i) {
+    stored_show("Garden notes " + std::to_string(i), "en", {"Leisure"});
+  }
 
   // English stemming: "gardens" finds "Gardening"; the removed show is not listed.
   const auto first = db().load_search_page("  gardens\t", 1);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->query, "gardens");
-  EXPECT_EQ(first->total, 26);
+  EXPECT_EQ(first->total, 25);
   EXPECT_FALSE(first->more);
   ASSERT_EQ(first->results.size(), 20u);
-  int shows = 0;
-  for (const auto& result : first->results) {
-    EXPECT_EQ(result.show.slug, garden);
-    EXPECT_EQ(result.show.episode_count, 25);
-    if (!result.episode) {
-      ++shows;
-    } else {
-      EXPECT_EQ(result.episode->show_slug, garden);
-      EXPECT_TRUE(result.episode->episode.title.starts_with("Gardening weekly "));
-    }
-  }
-  EXPECT_EQ(shows, 1);
   const auto second = db().load_search_page("gardens", 2);
   ASSERT_TRUE(second.has_value());
-  EXPECT_EQ(second->results.size(), 6u);
+  ASSERT_EQ(second->results.size(), 5u);
   EXPECT_FALSE(db().load_search_page("gardens", 3).has_value());
   EXPECT_FALSE(db().load_search_page("gardens", 0).has_value());
 
+  // Each show once, matched by its own title, with its best matching episodes under it.
+  std::set<std::string> slugs;
+  for (const auto* page : {&*first, &*second}) {
+    for (const auto& result : page->results) {
+      EXPECT_TRUE(slugs.insert(result.show.slug).second) << result.show.slug;
+      EXPECT_TRUE(result.show_matched);
+      EXPECT_NE(result.show.slug, removed);
+      if (result.show.slug == garden) {
+        EXPECT_EQ(result.show.episode_count, 25);
+        ASSERT_EQ(result.episodes.size(), static_cast<std::size_t>(k_search_episodes_per_show));
+        for (const auto& entry : result.episodes) {
+          EXPECT_EQ(entry.show_slug, garden);
+          EXPECT_TRUE(entry.episode.title.starts_with("Gardening weekly "));
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(slugs.contains(garden));
+
   // Each show is read in its own language: French stemming finds "Cuisines" by "cuisine".
-  const auto french = db().load_search_page("cuisine", 1);
-  ASSERT_TRUE(french.has_value());
-  EXPECT_EQ(french->total, 3);
+  const std::string french = stored_show("Cuisines du monde", "fr", {"Arts"}, 2);
+  const auto cuisine = db().load_search_page("cuisine", 1);
+  ASSERT_TRUE(cuisine.has_value());
+  ASSERT_EQ(cuisine->total, 1);
+  EXPECT_EQ(cuisine->results[0].show.slug, french);
+  EXPECT_EQ(cuisine->results[0].episodes.size(), 2u);
 }
 
 TEST_F(PagesTest, SearchPagesForEmptyLongOrHostileWordsAskForOthers) {
@@ -254,7 +266,9 @@ TEST_F(PagesTest, SearchPagesForEmptyLongOrHostileWordsAskForOthers) {
     const auto page = db().load_search_page(words, 1);
     ASSERT_TRUE(page.has_value());
   }
-  EXPECT_EQ(db().load_search_page("anything", 1)->total, 2); // the show and its episode
+  const auto anything = db().load_search_page("anything", 1);
+  ASSERT_EQ(anything->total, 1); // the show, its episode under it
+  EXPECT_EQ(anything->results.at(0).episodes.size(), 1u);
 }
 
 TEST_F(PagesTest, ShowsLoadBySlugsLeavingOutThoseNotListed) {

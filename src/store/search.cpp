@@ -1,0 +1,404 @@
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "podcrawl/search/analyze.hpp"
+#include "podcrawl/store/database.hpp"
+#include "rows_internal.hpp"
+#include "store_internal.hpp"
+
+// The search of the directory and its index: what the store writes for each show and episode,
+// the one query every reader runs, and the rebuild of the index.
+
+namespace podcrawl::store {
+
+// The text analysis (Database::search hides the namespace's name in its members).
+namespace analysis = podcrawl::search;
+
+namespace {
+
+std::string weighted_vector(std::string_view config, std::string_view text, char weight) {
+  return "setweight(to_tsvector(" + std::string(config) + ", coalesce(" + std::string(text) +
+         ", '')), '" + weight + "')";
+}
+
+} // namespace
+
+std::string show_search_vector(std::string_view config, std::string_view title,
+                               std::string_view author, std::string_view notes) {
+  return weighted_vector(config, title, 'A') + " || " + weighted_vector(config, author, 'B') +
+         " || " + weighted_vector(config, notes, 'C');
+}
+
+std::string episode_search_vector(std::string_view config, std::string_view title,
+                                  std::string_view notes) {
+  return weighted_vector(config, title, 'A') + " || " + weighted_vector(config, notes, 'C');
+}
+
+namespace {
+
+std::size_t character_count(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// How long one search may take before the database cancels it; a query made only of a
+// language's stop words is not worth a notice.
+constexpr const char* k_search_settings =
+    "SELECT set_config('statement_timeout', '3000', true),"
+    " set_config('client_min_messages', 'warning', true)";
+
+// Rows of `alias` in the language $5: every row when $5 is empty, else a tag equal to it or
+// under it.
+std::string in_language(std::string_view alias) {
+  const std::string column = "lower(" + std::string(alias) + ".effective_language)";
+  return "($5::text = '' OR " + column + " = lower($5::text) OR starts_with(" + column +
+         ", lower($5::text) || '-'))";
+}
+
+// The shows matching the text search query ($1, and $7 read in the document's language or as
+// written: search::TextQuery), best first, from offset $4, at most $3: show
+// id, its matching episodes' ids (best first, at most $6), how it matched (2: its title,
+// 1: its author or notes, 0: only episodes), the shows found, the shows matched themselves,
+// the episodes matched. At most $2 shows and $2 episodes are ranked, each matched in its own
+// search configuration: each configuration's query in a LATERAL subquery, so that the text
+// search indexes answer it (a join on the query would read every row).
+const std::string k_search_matches =
+    "WITH q AS ("
+    "  SELECT c.oid::regconfig AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
+    "   (to_tsquery(c.oid::regconfig, $7::text) || to_tsquery('pg_catalog.simple', $7::text))"
+    "   AS query"
+    "  FROM pg_ts_config c"
+    "), shows_found AS ("
+    "  SELECT f.* FROM q CROSS JOIN LATERAL ("
+    "    SELECT s.id AS show_id, 0::bigint AS episode_id,"
+    "     CASE WHEN ts_filter(s.search_vector, '{a}') @@ q.query THEN 2 ELSE 1 END AS tier,"
+    "     ts_rank(s.search_vector, q.query) AS rank, NULL::timestamptz AS published"
+    "    FROM shows s WHERE s.search_vector @@ q.query AND s.search_config = q.cfg"
+    "     AND s.active AND s.title <> '' AND " +
+    in_language("s") +
+    "    LIMIT $2) f"
+    "  LIMIT $2"
+    "), episodes_found AS ("
+    "  SELECT f.* FROM q CROSS JOIN LATERAL ("
+    "    SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, q.query),"
+    "     e.published"
+    "    FROM episodes e JOIN shows s ON s.id = e.show_id"
+    "    WHERE e.search_vector @@ q.query AND e.search_config = q.cfg"
+    "     AND e.removed_at IS NULL AND s.active AND s.title <> '' AND " +
+    in_language("s") +
+    "    LIMIT $2) f"
+    "  LIMIT $2"
+    "), grouped AS ("
+    "  SELECT m.show_id, max(m.tier) AS tier,"
+    "   max(m.rank) FILTER (WHERE m.episode_id = 0) AS show_rank, max(m.rank) AS best_rank,"
+    "   (array_agg(m.episode_id ORDER BY m.rank DESC, m.published DESC NULLS LAST, m.episode_id)"
+    "    FILTER (WHERE m.episode_id <> 0))[1:$6::integer] AS episode_ids"
+    "  FROM (SELECT * FROM shows_found UNION ALL SELECT * FROM episodes_found) m"
+    "  GROUP BY m.show_id"
+    ")"
+    " SELECT g.show_id, coalesce(g.episode_ids, '{}')::text, g.tier, count(*) OVER (),"
+    "  (SELECT count(*) FROM shows_found), (SELECT count(*) FROM episodes_found)"
+    " FROM grouped g JOIN shows s ON s.id = g.show_id"
+    " ORDER BY g.tier DESC, coalesce(g.show_rank, g.best_rank) DESC, s.updated_at DESC,"
+    "  g.show_id"
+    " LIMIT $3 OFFSET $4";
+
+// The title words one edit away from $1, most alike first.
+constexpr const char* k_typo_candidates =
+    "SELECT word FROM search_words WHERE word % $1::text"
+    " ORDER BY similarity(word, $1::text) DESC, word LIMIT 20";
+// Alternatives kept for one word of a query.
+constexpr std::size_t k_max_alternatives = 5;
+
+struct Match {
+  std::int64_t show_id = 0;
+  std::vector<std::int64_t> episode_ids;
+  bool show_matched = false;
+  bool corrected = false;
+};
+
+struct Matches {
+  std::vector<Match> page;
+  std::int64_t total = 0;
+  bool more = false;
+};
+
+std::vector<std::int64_t> ids_of(const std::string& array_text) {
+  std::vector<std::int64_t> ids;
+  std::int64_t value = 0;
+  bool in_number = false;
+  for (const char c : array_text) {
+    if (c >= '0' && c <= '9') {
+      value = value * 10 + (c - '0');
+      in_number = true;
+    } else if (in_number) {
+      ids.push_back(value);
+      value = 0;
+      in_number = false;
+    }
+  }
+  return ids;
+}
+
+Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text,
+                     const std::string& language, std::int64_t offset, std::int64_t limit) {
+  const auto rows = exec_named(txn, "podcrawl_search_matches", k_search_matches, text.leading,
+                               k_search_candidates, limit, offset, language,
+                               k_search_episodes_per_show, text.last);
+  Matches matches;
+  for (const auto& row : rows) {
+    matches.page.push_back(
+        {row[0].as<std::int64_t>(), ids_of(row[1].as<std::string>()), row[2].as<int>() > 0, false});
+  }
+  if (!rows.empty()) {
+    matches.total = rows[0][3].as<std::int64_t>();
+    matches.more = rows[0][4].as<std::int64_t>() >= k_search_candidates ||
+                   rows[0][5].as<std::int64_t>() >= k_search_candidates;
+  }
+  return matches;
+}
+
+// The title words each long word of the query may have been meant as: one edit away, in the
+// vocabulary of titles, not the word itself.
+analysis::Alternatives typo_alternatives(SnapshotTransaction& txn, const std::string& query) {
+  analysis::Alternatives alternatives;
+  for (const auto& term : analysis::query_terms(query)) {
+    if (!analysis::correctable(term) || alternatives.contains(term)) {
+      continue;
+    }
+    std::vector<std::string> words;
+    for (const auto& row : exec_named(txn, "podcrawl_typo_candidates", k_typo_candidates, term)) {
+      auto word = row[0].as<std::string>();
+      if (word != term && words.size() < k_max_alternatives &&
+          analysis::within_one_edit(term, word)) {
+        words.push_back(std::move(word));
+      }
+    }
+    if (!words.empty()) {
+      alternatives.emplace(term, std::move(words));
+    }
+  }
+  return alternatives;
+}
+
+// The exact matches, then, when they are fewer than k_search_typo_below, what the query finds
+// with its typos read as the words meant.
+Matches ranked_matches(SnapshotTransaction& txn, const std::string& query,
+                       const std::string& language, std::int64_t offset, std::int64_t limit) {
+  const analysis::TextQuery exact = analysis::text_query(query);
+  Matches found = find_matches(txn, exact, language, offset, limit);
+  if (found.total >= k_search_typo_below) {
+    return found;
+  }
+  const analysis::Alternatives alternatives = typo_alternatives(txn, query);
+  if (alternatives.empty()) {
+    return found;
+  }
+  // A superset of the exact matches: those come first, the rest after, in their own order.
+  const Matches exact_all = find_matches(txn, exact, language, 0, k_search_typo_below);
+  const Matches wider = find_matches(txn, analysis::text_query(query, alternatives), language, 0,
+                                     offset + limit + exact_all.total);
+  std::vector<Match> all = exact_all.page;
+  std::set<std::int64_t> seen;
+  for (const auto& match : all) {
+    seen.insert(match.show_id);
+  }
+  for (auto match : wider.page) {
+    if (seen.insert(match.show_id).second) {
+      match.corrected = true;
+      all.push_back(std::move(match));
+    }
+  }
+  Matches result;
+  result.total = std::max<std::int64_t>(wider.total, static_cast<std::int64_t>(all.size()));
+  result.more = wider.more;
+  const auto first = std::min<std::size_t>(static_cast<std::size_t>(offset), all.size());
+  const auto last = std::min<std::size_t>(first + static_cast<std::size_t>(limit), all.size());
+  result.page.assign(all.begin() + static_cast<std::ptrdiff_t>(first),
+                     all.begin() + static_cast<std::ptrdiff_t>(last));
+  return result;
+}
+
+} // namespace
+
+SearchPage Database::search(const SearchRequest& request) {
+  SearchPage result;
+  result.query = search_words(request.query);
+  result.page = 1 + request.offset / std::max<std::int64_t>(1, request.limit);
+  if (character_count(result.query) > k_max_search_query_chars) {
+    result.too_long = true;
+  }
+  const std::int64_t limit = std::min(request.limit, k_search_candidates);
+  if (result.query.empty() || result.too_long || limit <= 0 || request.offset < 0 ||
+      analysis::text_query(result.query).last.empty()) {
+    return result;
+  }
+  const std::string language = bounded_text(request.language, k_max_language_bytes);
+  return guarded(m_impl->redacted_url, "search", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    txn.exec(k_search_settings);
+    const Matches matches = ranked_matches(txn, result.query, language, request.offset, limit);
+    result.total = matches.total;
+    result.more = matches.more;
+    std::vector<std::int64_t> show_ids;
+    std::vector<std::int64_t> episode_ids;
+    for (const auto& match : matches.page) {
+      show_ids.push_back(match.show_id);
+      episode_ids.insert(episode_ids.end(), match.episode_ids.begin(), match.episode_ids.end());
+    }
+    static const std::string k_shows = std::string("SELECT ") + k_summary_columns +
+                                       ", s.id FROM shows s WHERE s.id = ANY($1::bigint[])";
+    std::map<std::int64_t, ShowSummary> shows;
+    for (const auto& row : exec_named(txn, "podcrawl_search_shows", k_shows, id_array(show_ids))) {
+      shows.emplace(row[6].as<std::int64_t>(), summary_from_row(row));
+    }
+    static const std::string k_episodes = std::string("SELECT ") + k_episode_columns +
+                                          ", s.slug, s.title, s.effective_language, e.id FROM "
+                                          "episodes e JOIN shows s ON s.id = e.show_id"
+                                          " WHERE e.id = ANY($1::bigint[])";
+    std::map<std::int64_t, EpisodeEntry> episodes;
+    for (const auto& row :
+         exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
+      StoredShow holder;
+      add_episode(row, holder);
+      episodes.emplace(row[k_after_episode + 3].as<std::int64_t>(),
+                       EpisodeEntry{row[k_after_episode].as<std::string>(),
+                                    row[k_after_episode + 1].as<std::string>(),
+                                    row[k_after_episode + 2].as<std::string>(),
+                                    std::move(holder.episode_slugs.front()),
+                                    std::move(holder.show.episodes.front())});
+    }
+    txn.commit();
+    for (const auto& match : matches.page) {
+      const auto show = shows.find(match.show_id);
+      if (show == shows.end()) {
+        continue;
+      }
+      SearchResult entry{show->second, match.show_matched, match.corrected, {}};
+      for (const auto id : match.episode_ids) {
+        if (const auto episode = episodes.find(id); episode != episodes.end()) {
+          entry.episodes.push_back(episode->second);
+        }
+      }
+      result.results.push_back(std::move(entry));
+    }
+    return result;
+  });
+}
+
+std::optional<SearchPage> Database::load_search_page(const std::string& query, std::int64_t page) {
+  const std::int64_t last_page = page_count(2 * k_search_candidates, k_search_results_per_page);
+  if (page < 1 || page > last_page) {
+    return std::nullopt;
+  }
+  SearchPage result =
+      search({query, "", (page - 1) * k_search_results_per_page, k_search_results_per_page});
+  result.page = page;
+  if (page > 1 && result.results.empty()) {
+    return std::nullopt;
+  }
+  return result;
+}
+
+namespace {
+
+// The index text of shows and episodes, written from their stored text by reindex.
+const std::string k_reindex_shows =
+    "WITH v AS (SELECT * FROM json_to_recordset($1::json) AS v(id bigint, title text,"
+    "  author text, notes text)),"
+    " rewritten AS ("
+    "  UPDATE shows s SET search_title = v.title, search_author = v.author, search_notes = v.notes,"
+    "   search_vector = " +
+    show_search_vector("s.search_config", "v.title", "v.author", "v.notes") +
+    "  FROM v WHERE s.id = v.id RETURNING 1)"
+    " INSERT INTO search_words (word)"
+    " SELECT DISTINCT w FROM v, unnest(string_to_array(v.title, ' ')) w WHERE " +
+    std::string(k_typo_word_condition) + " ORDER BY 1 ON CONFLICT DO NOTHING";
+
+const std::string k_reindex_episodes =
+    "WITH v AS (SELECT * FROM json_to_recordset($1::json) AS v(id bigint, title text,"
+    "  notes text)),"
+    " rewritten AS ("
+    "  UPDATE episodes e SET search_title = v.title, search_notes = v.notes, search_vector = " +
+    episode_search_vector("e.search_config", "v.title", "v.notes") +
+    "  FROM v WHERE e.id = v.id RETURNING 1)"
+    " INSERT INTO search_words (word)"
+    " SELECT DISTINCT w FROM v, unnest(string_to_array(v.title, ' ')) w WHERE " +
+    std::string(k_typo_word_condition) + " ORDER BY 1 ON CONFLICT DO NOTHING";
+
+// Tries of a batch that lost a deadlock to a crawl writing the same rows.
+constexpr int k_reindex_tries = 3;
+
+} // namespace
+
+void Database::reindex(int batch, const std::function<void(std::int64_t, std::int64_t)>& progress) {
+  batch = std::max(batch, 1);
+  guarded(m_impl->redacted_url, "reindex", [&] {
+    std::int64_t total = 0;
+    {
+      pqxx::read_transaction txn(m_impl->connection);
+      total = txn.exec1("SELECT (SELECT count(*) FROM shows) + (SELECT count(*) FROM episodes)")[0]
+                  .as<std::int64_t>();
+      txn.commit();
+    }
+    std::int64_t done = 0;
+    for (const bool shows : {true, false}) {
+      const std::string read =
+          shows ? "SELECT id, title, author, description FROM shows WHERE id > $1"
+                  " ORDER BY id LIMIT $2"
+                : "SELECT id, title, description FROM episodes WHERE id > $1 ORDER BY id LIMIT $2";
+      for (std::int64_t after = 0;;) {
+        pqxx::result rows;
+        {
+          pqxx::read_transaction txn(m_impl->connection);
+          rows = txn.exec_params(read, after, batch);
+          txn.commit();
+        }
+        if (rows.empty()) {
+          break;
+        }
+        nlohmann::json values = nlohmann::json::array();
+        for (const auto& row : rows) {
+          const auto description = row[shows ? 3 : 2].as<std::string>();
+          const auto title = row[1].as<std::string>();
+          nlohmann::json value = {
+              {"id", row[0].as<std::int64_t>()},
+              {"title", shows ? analysis::title_index_text(title) : analysis::index_text(title)},
+              {"notes", analysis::index_text(search_notes(description, k_max_search_notes_bytes))}};
+          if (shows) {
+            value["author"] = analysis::index_text(row[2].as<std::string>());
+          }
+          values.push_back(std::move(value));
+        }
+        const std::string json =
+            values.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        for (int attempt = 1;; ++attempt) {
+          try {
+            pqxx::work txn(m_impl->connection);
+            txn.exec_params(shows ? k_reindex_shows : k_reindex_episodes, json);
+            txn.commit();
+            break;
+          } catch (const pqxx::transaction_rollback&) {
+            if (attempt == k_reindex_tries) {
+              throw;
+            }
+          }
+        }
+        after = rows[rows.size() - 1][0].as<std::int64_t>();
+        done += static_cast<std::int64_t>(rows.size());
+        if (progress) {
+          progress(done, std::max(done, total));
+        }
+      }
+    }
+  });
+}
+
+} // namespace podcrawl::store
