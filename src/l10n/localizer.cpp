@@ -396,6 +396,22 @@ std::string Localizer::language_name(std::string_view language_tag) const {
   return to_utf8(name);
 }
 
+std::string Localizer::region_name(std::string_view language_tag) const {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Locale language = icu::Locale::forLanguageTag(
+      icu::StringPiece(language_tag.data(), static_cast<int32_t>(language_tag.size())), status);
+  if (U_FAILURE(status) || language.getCountry()[0] == '\0') {
+    return "";
+  }
+  icu::UnicodeString name;
+  language.getDisplayCountry(m_impl->locale, name);
+  // ICU echoes a code it has no name for.
+  if (name.isEmpty() || to_utf8(name) == language.getCountry()) {
+    return "";
+  }
+  return to_utf8(name);
+}
+
 std::string Localizer::open_graph_locale() const {
   UErrorCode status = U_ZERO_ERROR;
   icu::Locale likely(m_impl->locale.getBaseName());

@@ -23,13 +23,19 @@ Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
 
 namespace {
 
-// Shows in the order the model gives (the store's list order, the same in every locale).
+// Shows in the order the model gives (the store's list order, the same in every locale); with
+// `regions`, each labelled with the region its language tag names, if any (a language page
+// lists the shows of every region together).
 Data show_list(const l10n::Localizer& localizer, const std::vector<store::ShowSummary>& shows,
-               std::string_view from_path) {
+               std::string_view from_path, bool regions = false) {
   Data list{Data::type::list};
   for (const auto& show : shows) {
     if (is_safe_slug(show.slug)) {
-      list.push_back(show_item(localizer, show, from_path));
+      Data item = show_item(localizer, show, from_path);
+      const std::string region = regions ? localizer.region_name(show.language) : "";
+      item.set("has_region", !region.empty());
+      item.set("region", region);
+      list.push_back(std::move(item));
     }
   }
   return list;
@@ -157,7 +163,7 @@ Data list_page(const Site& site, const l10n::Localizer& localizer,
   data.set("page_name", localizer.count("page_number", list.page));
   data.set("podcast_count", localizer.count("podcasts", list.total));
   data.set("has_shows", !list.shows.empty());
-  data.set("shows", show_list(localizer, list.shows, path));
+  data.set("shows", show_list(localizer, list.shows, path, !category));
   set_pagination(data, localizer, store::page_count(list.total, store::k_shows_per_page), list.page,
                  [&](std::int64_t page) { return list_path(list, page); });
   return data;

@@ -1,9 +1,12 @@
 #include "podcrawl/serve/route.hpp"
 
+#include "podcrawl/l10n/localizer.hpp"
+
 #include <algorithm>
 #include <optional>
 
 #include "podcrawl/core/hash.hpp"
+#include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/store/artwork.hpp"
 
 namespace podcrawl::serve {
@@ -205,6 +208,17 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
       result.location = std::string(path) + "/";
       result.kind = Kind::redirect;
       return result;
+    }
+    // A language page under a region's tag (earlier renders made one per region): the page of
+    // the language that lists its shows now.
+    if (result.kind == Kind::language) {
+      const std::string language = l10n::language_group(result.slug);
+      if (!language.empty() && language != result.slug) {
+        result.location = std::string(site_path) + "/" + result.locale + "/languages/" + language +
+                          "/" + page_folder(result.page);
+        result.kind = Kind::redirect;
+        return result;
+      }
     }
   }
   switch (result.kind) {

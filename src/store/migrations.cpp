@@ -90,6 +90,35 @@ void name_new_categories(pqxx::connection& connection) {
   txn.commit();
 }
 
+// Shows stored without a language group (before migration 0020) get theirs: the grouping is
+// l10n's. In batches, each its own transaction; a no-op once every show has one.
+void group_new_languages(pqxx::connection& connection) {
+  constexpr int k_batch = 1000;
+  {
+    pqxx::read_transaction txn(connection);
+    if (txn.exec("SELECT 1 FROM information_schema.columns"
+                 " WHERE table_name = 'shows' AND column_name = 'language_group'")
+            .empty()) {
+      return;
+    }
+  }
+  for (;;) {
+    pqxx::work txn(connection);
+    const auto rows = txn.exec_params(
+        "SELECT id, effective_language FROM shows WHERE language_group IS NULL"
+        " ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED",
+        k_batch);
+    if (rows.empty()) {
+      return;
+    }
+    for (const auto& row : rows) {
+      txn.exec_params("UPDATE shows SET language_group = $2 WHERE id = $1",
+                      row[0].as<std::int64_t>(), l10n::language_group(row[1].as<std::string>()));
+    }
+    txn.commit();
+  }
+}
+
 } // namespace
 
 std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir) {
@@ -121,6 +150,7 @@ std::vector<std::string> Database::migrate(const std::filesystem::path& sql_dir)
       applied.push_back(name);
     }
     name_new_categories(m_impl->connection);
+    group_new_languages(m_impl->connection);
     return applied;
   });
 }

@@ -201,9 +201,8 @@ HomePage Database::load_home_page() {
                                  row[2].as<std::string>(), row[3].as<std::int64_t>()});
     }
     static const std::string k_languages =
-        std::string("SELECT lower(s.effective_language), count(*) AS shows FROM shows s WHERE ") +
-        k_listed_show +
-        " AND lower(s.effective_language) ~ $2 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $1";
+        std::string("SELECT s.language_group, count(*) AS shows FROM shows s WHERE ") +
+        k_listed_show + " AND s.language_group ~ $2 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $1";
     for (const auto& row : exec_named(txn, "podcrawl_page_languages", k_languages, k_home_languages,
                                       k_language_tag_pattern)) {
       home.languages.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>()});
@@ -256,8 +255,8 @@ std::optional<ShowListPage> Database::load_language_page(const std::string& tag,
       m_impl->redacted_url, "load a language page", [&]() -> std::optional<ShowListPage> {
         SnapshotTransaction txn(m_impl->connection);
         static const std::string k_members = std::string(
-                                                 " FROM shows s WHERE lower(s.effective_language) "
-                                                 "= $1 AND lower(s.effective_language) ~ $2 AND ") +
+                                                 " FROM shows s WHERE s.language_group "
+                                                 "= $1 AND s.language_group ~ $2 AND ") +
                                              k_listed_show;
         static const std::string k_total = "SELECT count(*)" + k_members;
         static const std::string k_page = std::string("SELECT ") + k_summary_columns + k_members +
@@ -499,9 +498,8 @@ std::vector<LanguageEntry> Database::load_languages(const std::string& after_tag
   return guarded(m_impl->redacted_url, "load languages", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_languages =
-        std::string("SELECT lower(s.effective_language), count(*) FROM shows s WHERE ") +
-        k_listed_show +
-        " AND lower(s.effective_language) ~ $3 AND lower(s.effective_language) > $1 GROUP BY 1 "
+        std::string("SELECT s.language_group, count(*) FROM shows s WHERE ") + k_listed_show +
+        " AND s.language_group ~ $3 AND s.language_group > $1 GROUP BY 1 "
         "ORDER BY 1 LIMIT $2";
     std::vector<LanguageEntry> languages;
     for (const auto& row : exec_named(txn, "podcrawl_walk_languages", k_languages, after_tag, limit,

@@ -112,6 +112,7 @@ struct ShowValues {
   std::string podcast_guid, new_feed_url, identity_guid;
   std::optional<std::string> itunes, podcast; // jsonb text, nullopt when the feed has none
   std::string search_title, search_author;    // search::title_index_text, search::index_text
+  std::string language_group;                 // l10n::language_group(effective_language)
 };
 
 // A namespace object as stored: its JSON text, nullopt when it holds nothing.
@@ -148,7 +149,8 @@ ShowValues show_values(const feed::Show& show, const std::string& feed_url) {
       namespace_json(show.itunes),
       namespace_json(show.podcast),
       std::move(search_title),
-      std::move(search_author)};
+      std::move(search_author),
+      l10n::language_group(show.effective_language)};
 }
 
 // The feed's categories as a JSON array of [name, slug, language]: bounded, deduplicated, in
@@ -266,19 +268,20 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "  UPDATE shows SET (title, link, description, language, image, author, explicit,"
       "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
       "   search_config, search_notes, detected_language, effective_language, search_title,"
-      "   search_author, search_vector, updated_at) ="
+      "   search_author, language_group, search_vector, updated_at) ="
       "   ($2, $3, $4, $5, $6, $7, $8::boolean, $9, $10, $11, $12::boolean, $13::bigint,"
-      "    $16::jsonb, $17::jsonb, podcrawl_search_config($20), $18, $19, $20, $21, $22, " +
+      "    $16::jsonb, $17::jsonb, podcrawl_search_config($20), $18, $19, $20, $21, $22, $23, " +
       show_search_vector("podcrawl_search_config($20)", "$21::text", "$22::text", "$18::text") +
       ",    to_timestamp($14::bigint))"
       "  WHERE id = $1 AND (title, link, description, language, image, author, explicit,"
       "   podcast_guid, new_feed_url, identity_guid, active, feed_id, itunes, podcast,"
       "   search_config, search_notes, detected_language, effective_language, search_title,"
-      "   search_author)"
+      "   search_author, language_group)"
       "   IS DISTINCT FROM"
       "   ($2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text,"
       "    $10::text, $11::text, $12::boolean, $13::bigint, $16::jsonb, $17::jsonb,"
-      "    podcrawl_search_config($20), $18::text, $19::text, $20::text, $21::text, $22::text)"
+      "    podcrawl_search_config($20), $18::text, $19::text, $20::text, $21::text, $22::text,"
+      "    $23::text)"
       "  RETURNING id)," +
       category_ctes("$1::bigint", "$15") +
       " SELECT (SELECT slug FROM shows WHERE id = $1),"
@@ -288,12 +291,13 @@ StoredShowRow save_show(pqxx::work& txn, std::int64_t show_id, std::int64_t feed
       "   FROM episodes WHERE show_id = $1),"
       "  EXISTS (SELECT 1 FROM changed) OR EXISTS (SELECT 1 FROM dropped)"
       "   OR EXISTS (SELECT 1 FROM placed)";
-  const auto row = exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link,
-                              v.description, v.language, v.image, v.author, v.explicit_content,
-                              v.podcast_guid, v.new_feed_url, v.identity_guid, active, feed_id, now,
-                              categories, v.itunes, v.podcast, v.search_notes, v.detected_language,
-                              v.effective_language, v.search_title, v.search_author)
-                       .at(0);
+  const auto row =
+      exec_named(txn, "podcrawl_save_show", k_sql, show_id, v.title, v.link, v.description,
+                 v.language, v.image, v.author, v.explicit_content, v.podcast_guid, v.new_feed_url,
+                 v.identity_guid, active, feed_id, now, categories, v.itunes, v.podcast,
+                 v.search_notes, v.detected_language, v.effective_language, v.search_title,
+                 v.search_author, v.language_group)
+          .at(0);
   if (row[0].is_null()) {
     throw core::EnvironmentError("show " + std::to_string(show_id) + " vanished while saving");
   }
@@ -336,20 +340,21 @@ std::int64_t insert_show(pqxx::work& txn, std::int64_t feed_id, const ShowValues
         "  INSERT INTO shows (feed_id, slug, title, link, description, language, image, author,"
         "  explicit, podcast_guid, new_feed_url, identity_guid, active, itunes, podcast,"
         "  search_config, search_notes, detected_language, effective_language, search_title,"
-        "  search_author, search_vector, added_at, updated_at)"
+        "  search_author, language_group, search_vector, added_at, updated_at)"
         "  SELECT $1, c.slug, $3, $4, $5, $6, $7, $8, $9::boolean, $10, $11, $12, $13::boolean,"
-        "   $15::jsonb, $16::jsonb, podcrawl_search_config($20), $18, $19, $20, $21, $22, " +
+        "   $15::jsonb, $16::jsonb, podcrawl_search_config($20), $18, $19, $20, $21, $22, $23, " +
         show_search_vector("podcrawl_search_config($20)", "$21::text", "$22::text", "$18::text") +
         ",   to_timestamp($14::bigint), to_timestamp($14::bigint)" + free_slugs("$2") +
         "  ORDER BY c.ordinality LIMIT 1"
         "  ON CONFLICT (slug) DO NOTHING RETURNING id, slug)," +
         category_ctes("(SELECT id FROM inserted)", "$17") +
         " SELECT id, slug, (SELECT count(*) FILTER (WHERE id IS NULL) FROM ids) FROM inserted";
-    const auto inserted = exec_named(
-        txn, "podcrawl_insert_show", k_insert, feed_id, candidates.dump(), v.title, v.link,
-        v.description, v.language, v.image, v.author, v.explicit_content, v.podcast_guid,
-        v.new_feed_url, v.identity_guid, active, now, v.itunes, v.podcast, categories,
-        v.search_notes, v.detected_language, v.effective_language, v.search_title, v.search_author);
+    const auto inserted =
+        exec_named(txn, "podcrawl_insert_show", k_insert, feed_id, candidates.dump(), v.title,
+                   v.link, v.description, v.language, v.image, v.author, v.explicit_content,
+                   v.podcast_guid, v.new_feed_url, v.identity_guid, active, now, v.itunes,
+                   v.podcast, categories, v.search_notes, v.detected_language, v.effective_language,
+                   v.search_title, v.search_author, v.language_group);
     if (!inserted.empty()) {
       slug = inserted[0][1].as<std::string>();
       const auto id = inserted[0][0].as<std::int64_t>();

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/search/analyze.hpp"
 #include "podcrawl/store/database.hpp"
 #include "rows_internal.hpp"
@@ -54,12 +55,9 @@ constexpr const char* k_search_settings =
     "SELECT set_config('statement_timeout', '3000', true),"
     " set_config('client_min_messages', 'warning', true)";
 
-// Rows of `alias` in the language $5: every row when $5 is empty, else a tag equal to it or
-// under it.
+// Shows `alias` listed under the language $5 (l10n::language_group); every show when it is empty.
 std::string in_language(std::string_view alias) {
-  const std::string column = "lower(" + std::string(alias) + ".effective_language)";
-  return "($5::text = '' OR " + column + " = lower($5::text) OR starts_with(" + column +
-         ", lower($5::text) || '-'))";
+  return "($5::text = '' OR " + std::string(alias) + ".language_group = $5::text)";
 }
 
 // The shows matching the text search query ($1, and $7 read in the document's language or as
@@ -240,7 +238,10 @@ SearchPage Database::search(const SearchRequest& request) {
       analysis::text_query(result.query).last.empty()) {
     return result;
   }
-  const std::string language = bounded_text(request.language, k_max_language_bytes);
+  const std::string language = l10n::language_group(request.language);
+  if (!request.language.empty() && language.empty()) {
+    return result; // not a language: no show is in it
+  }
   return guarded(m_impl->redacted_url, "search", [&] {
     SnapshotTransaction txn(m_impl->connection);
     txn.exec(k_search_settings);

@@ -63,6 +63,9 @@ public:
   // The name of a language in this locale ("en-US" -> "الإنجليزية (الولايات المتحدة)"); the
   // tag itself when ICU does not know the language.
   std::string language_name(std::string_view language_tag) const;
+  // The name of the region a language tag names, in this locale ("ar-EG" -> "مصر"); "" when the
+  // tag names none, or one ICU does not know.
+  std::string region_name(std::string_view language_tag) const;
   // The locale as Open Graph writes it: language_TERRITORY with the likely territory ("ar_EG").
   std::string open_graph_locale() const;
   // A calendar date in the locale's medium format.
@@ -77,6 +80,13 @@ private:
 
 // The locale tags that have a catalog in locales_dir, sorted.
 std::vector<std::string> available_locales(const std::filesystem::path& locales_dir);
+
+// The language a show is listed under, from its BCP 47 tag: the language subtag in lower case,
+// regions and variants dropped ("en-US", "en-GB" -> "en"; "ar-EG" -> "ar"), except the script
+// readers rely on: Chinese in Simplified or Traditional characters ("zh-TW", "zh-Hant-HK" ->
+// "zh-hant"; "zh-CN", "zh-SG" -> "zh-hans"; "zh" alone stays), and the written script of the few
+// languages written in two ("sr-Latn" -> "sr-latn"). "" for no language ("", "und", malformed).
+std::string language_group(std::string_view tag);
 
 // Text in lower-case ASCII: transliterated to Latin (ICU's "Any-Latin; Latin-ASCII; Lower"),
 // cut to 1 KiB first; ASCII text is only lower-cased. Each thread has its own transliterator and

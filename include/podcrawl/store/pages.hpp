@@ -45,7 +45,8 @@ struct CategoryEntry {
   std::int64_t show_count = 0;
 };
 
-// A content language of the directory: the shows whose declared tag is `tag` (lower case).
+// A content language of the directory: the shows listed under `tag` (l10n::language_group of
+// their effective language).
 struct LanguageEntry {
   std::string tag;
   std::int64_t show_count = 0;
@@ -96,8 +97,8 @@ inline constexpr std::int64_t k_search_typo_below = 3;
 // A search of the directory (Database::search).
 struct SearchRequest {
   std::string query;
-  // Only shows in this language when not empty: a tag and every tag under it ("en" takes en-US
-  // and en-GB, "zh-tw" only zh-TW), case aside.
+  // Only shows listed under this language when not empty (l10n::language_group: "en" and
+  // "en-GB" take en-US too; "zh-TW" takes the shows in Traditional characters).
   std::string language;
   std::int64_t offset = 0; // results skipped, best first
   std::int64_t limit = k_search_results_per_page;

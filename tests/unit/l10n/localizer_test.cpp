@@ -142,6 +142,13 @@ TEST(LocalizerNames, NamesLanguagesInTheInterfaceLanguage) {
   EXPECT_EQ(Localizer(k_locales_dir, "en").language_name("qqq"), "qqq");
 }
 
+TEST(LocalizerNames, NamesTheRegionOfALanguageTag) {
+  EXPECT_EQ(Localizer(k_locales_dir, "en").region_name("ar-EG"), "Egypt");
+  EXPECT_EQ(Localizer(k_locales_dir, "ar").region_name("ar-EG"), "مصر");
+  EXPECT_EQ(Localizer(k_locales_dir, "en").region_name("ar"), "");
+  EXPECT_EQ(Localizer(k_locales_dir, "en").region_name("en-QQ"), "");
+}
+
 TEST(LocalizerNames, GivesTheOpenGraphLocale) {
   EXPECT_EQ(Localizer(k_locales_dir, "en").open_graph_locale(), "en_US");
   EXPECT_EQ(Localizer(k_locales_dir, "pt-BR").open_graph_locale(), "pt_BR");

@@ -911,6 +911,25 @@ TEST(SearchPage, ListsShowsWithTheirEpisodesAndKeepsTheWordsInEveryLink) {
   EXPECT_NE(html.find("name=\"q\" value=\"compilers &lt;b&gt;\""), std::string::npos);
 }
 
+// A language page lists the shows of every region of its language, each labelled with its
+// region in the reader's language.
+TEST(LanguagePage, LabelsEachShowWithItsRegion) {
+  testing::TempDir dir;
+  Renderer renderer(options_for(dir.path()).site);
+  store::ShowListPage list;
+  list.kind = store::ListKind::language;
+  list.language = {"ar", 2};
+  list.total = 2;
+  list.shows = {{"cairo", "Cairo Nights", "", "ar-EG", 3, std::nullopt},
+                {"plain", "Plain Arabic", "", "ar", 1, std::nullopt}};
+  const std::string english = renderer.list_page(list, "en", k_now).html;
+  EXPECT_NE(english.find("<h1>"), std::string::npos);
+  EXPECT_NE(english.find(" <span class=\"meta\">Egypt</span>"), std::string::npos);
+  EXPECT_EQ(english.find("Egypt", english.find("Plain Arabic")), std::string::npos);
+  const std::string arabic = renderer.list_page(list, "ar", k_now).html;
+  EXPECT_NE(arabic.find("<span class=\"meta\">مصر</span>"), std::string::npos);
+}
+
 TEST(SearchPage, AnEmptyOrTooLongQueryGetsAPageThatAsksForWords) {
   testing::TempDir dir;
   Renderer renderer(options_for(dir.path()).site);

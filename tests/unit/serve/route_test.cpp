@@ -41,8 +41,8 @@ TEST(Route, NamesEveryPageOfTheSiteLayout) {
        "en/categories/tech-news/"},
       {"/en/categories/tech-news/page/2/", Kind::category, "en", "tech-news", "", 2,
        "en/categories/tech-news/page/2/"},
-      {"/ar/languages/pt-br/page/13/index.html", Kind::language, "ar", "pt-br", "", 13,
-       "ar/languages/pt-br/page/13/"},
+      {"/ar/languages/pt/page/13/index.html", Kind::language, "ar", "pt", "", 13,
+       "ar/languages/pt/page/13/"},
       {"/ar/podcasts/hello-world/", Kind::show, "ar", "hello-world", "", 1,
        "ar/podcasts/hello-world/"},
       {"/ar/podcasts/hello-world/page/2/", Kind::show, "ar", "hello-world", "", 2,
@@ -142,6 +142,18 @@ TEST(Route, SendsAFolderWithoutItsSlashToTheFolder) {
   EXPECT_EQ(route.location, "/ar/podcasts/hello-world/");
   EXPECT_EQ(serve::route("/en", k_locales).location, "/en/");
   EXPECT_EQ(serve::route("/en/podcasts", k_locales).kind, Kind::not_found);
+}
+
+TEST(Route, SendsARegionsLanguagePageToItsLanguage) {
+  const Route route = serve::route("/ar/languages/pt-br/page/13/", k_locales);
+  EXPECT_EQ(route.kind, Kind::redirect);
+  EXPECT_EQ(route.location, "/ar/languages/pt/page/13/");
+  EXPECT_EQ(serve::route("/en/languages/ar-eg/", k_locales).location, "/en/languages/ar/");
+  EXPECT_EQ(serve::route("/en/languages/zh-tw/", k_locales).location, "/en/languages/zh-hant/");
+  EXPECT_EQ(serve::route("/en/languages/zh-hant/", k_locales).kind, Kind::language);
+  EXPECT_EQ(serve::route("/en/languages/ar/", k_locales).kind, Kind::language);
+  EXPECT_EQ(serve::route("/podcasts/en/languages/en-us/", k_locales, "/podcasts").location,
+            "/podcasts/en/languages/en/");
 }
 
 TEST(Route, ReadsPathsBelowTheSitesOwnPath) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <pqxx/pqxx>
+
 #include "podcrawl/core/error.hpp"
 #include "store_fixture.hpp"
 
@@ -107,21 +109,46 @@ TEST_F(PagesTest, AShowListsEachOfItsCategorySlugsOnceWhereTheFeedFirstNamesIt) 
   EXPECT_EQ(names_of(pages->categories), expected);
 }
 
-TEST_F(PagesTest, LanguagePagesGroupDeclaredTagsIgnoringCase) {
+TEST_F(PagesTest, LanguagePagesListEveryRegionTogetherAndChineseByScript) {
   stored_show("Uno", "pt-BR", {"News"});
   stored_show("Dos", "pt-br", {"News"});
   stored_show("Tres", "pt", {"News"});
+  stored_show("Quatro", "pt_PT", {"News"});
+  stored_show("Taipei", "zh-TW", {"News"});
+  stored_show("Hong Kong", "zh-Hant-HK", {"News"});
+  stored_show("Beijing", "zh-CN", {"News"});
   stored_show("Bad", "<script>", {"News"});
-  const auto list = db().load_language_page("pt-br", 1);
+  const auto list = db().load_language_page("pt", 1);
   ASSERT_TRUE(list.has_value());
-  EXPECT_EQ(list->total, 2);
-  EXPECT_EQ(titles_of(*list), (std::vector<std::string>{"Dos", "Uno"}));
+  EXPECT_EQ(list->total, 4);
+  EXPECT_EQ(titles_of(*list), (std::vector<std::string>{"Dos", "Quatro", "Tres", "Uno"}));
+  EXPECT_FALSE(db().load_language_page("pt-br", 1).has_value());
+  const auto traditional = db().load_language_page("zh-hant", 1);
+  ASSERT_TRUE(traditional.has_value());
+  EXPECT_EQ(titles_of(*traditional), (std::vector<std::string>{"Hong Kong", "Taipei"}));
   const auto languages = db().load_languages("", 10);
-  ASSERT_EQ(languages.size(), 2u);
+  ASSERT_EQ(languages.size(), 3u);
   EXPECT_EQ(languages[0].tag, "pt");
-  EXPECT_EQ(languages[1].tag, "pt-br");
-  EXPECT_EQ(languages[1].show_count, 2);
+  EXPECT_EQ(languages[0].show_count, 4);
+  EXPECT_EQ(languages[1].tag, "zh-hans");
+  EXPECT_EQ(languages[2].tag, "zh-hant");
   EXPECT_FALSE(db().load_language_page("<script>", 1).has_value());
+}
+
+TEST_F(PagesTest, ShowsStoredBeforeLanguageGroupsGetTheirsFromMigrate) {
+  stored_show("Cairo", "ar-EG", {"News"});
+  stored_show("Rabat", "ar-MA", {"News"});
+  {
+    pqxx::connection connection(url());
+    pqxx::work txn(connection);
+    txn.exec0("UPDATE shows SET language_group = NULL");
+    txn.commit();
+  }
+  EXPECT_FALSE(db().load_language_page("ar", 1).has_value());
+  db().migrate(k_sql_dir);
+  const auto arabic = db().load_language_page("ar", 1);
+  ASSERT_TRUE(arabic.has_value());
+  EXPECT_EQ(arabic->total, 2);
 }
 
 TEST_F(PagesTest, TheHomePageCountsShowsCategoriesAndLanguagesAndListsTheNewestEpisodes) {
