@@ -124,7 +124,26 @@ void append_folded(icu::UnicodeString& out, UChar32 c) {
   }
 }
 
+// Whether c is a kana or a unified Han character, which normalization leaves as it is (voiced
+// kana included: NFD and NFC give them back).
+bool plain_kana_or_han(char16_t c) {
+  return (c >= 0x3041 && c <= 0x3096) || (c >= 0x309D && c <= 0x309F) ||
+         (c >= 0x30A1 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF);
+}
+
 icu::UnicodeString fold_unicode(const icu::UnicodeString& text) {
+  // Most words of Japanese and Chinese text: only hiragana to fold.
+  const char16_t* units = text.getBuffer();
+  if (units != nullptr && std::all_of(units, units + text.length(), plain_kana_or_han)) {
+    icu::UnicodeString out(text);
+    for (int32_t i = 0; i < out.length(); ++i) {
+      const char16_t c = out[i];
+      if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) {
+        out.setCharAt(i, static_cast<char16_t>(c + 0x60));
+      }
+    }
+    return out;
+  }
   const Normalizers& forms = normalizers();
   const icu::UnicodeString decomposed =
       normalized(forms.nfd, normalized(forms.nfkc_casefold, text));
@@ -175,6 +194,9 @@ std::vector<std::string> texts(std::vector<Term>&& terms) {
 
 // A character of the scripts written without spaces that bigrams cover.
 bool bigrammed(UChar32 c) {
+  if (c < 0x1100) { // before the Hangul jamo: no script that is bigrammed
+    return false;
+  }
   // The prolonged sound mark and the voicing marks are of no script.
   if (c == 0x30FC || c == 0xFF70 || c == 0x3099 || c == 0x309A || c == 0xFF9E || c == 0xFF9F) {
     return true;
@@ -200,37 +222,90 @@ icu::BreakIterator* word_iterator() {
 // them: the run's bigrams stand for it in a query.
 bool bigrams_stand_for(const icu::UnicodeString& text, int32_t start, int32_t end);
 
-// The words of text; with `parts`, a word joined by ZWNJ also as its parts; with `for_query`, a
-// word that bigrams stand for is left out.
-void add_words(std::vector<Term>& terms, const icu::UnicodeString& text, bool parts,
-               bool for_query) {
+bool is_ascii_space(char16_t c) {
+  return c == u' ' || (c >= 0x09 && c <= 0x0D);
+}
+
+bool is_ascii_alphanumeric(char16_t c) {
+  return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9');
+}
+
+// The words of the ASCII text[start, end): its runs of letters and digits, in lower case (what
+// folding makes of them), without ICU.
+void add_ascii_words(std::vector<Term>& terms, const icu::UnicodeString& text, int32_t start,
+                     int32_t end) {
+  for (int32_t i = start; i < end;) {
+    if (!is_ascii_alphanumeric(text[i])) {
+      ++i;
+      continue;
+    }
+    const int32_t from = i;
+    std::string word;
+    for (; i < end && is_ascii_alphanumeric(text[i]); ++i) {
+      const char16_t c = text[i];
+      word += static_cast<char>(c >= u'A' && c <= u'Z' ? c - u'A' + u'a' : c);
+    }
+    terms.push_back({std::move(word), from});
+  }
+}
+
+// The words of text[start, end) as ICU's word break iterator finds them; with `parts`, a word
+// joined by ZWNJ also as its parts; with `for_query`, a word that bigrams stand for is left out.
+void add_icu_words(std::vector<Term>& terms, const icu::UnicodeString& text, int32_t start,
+                   int32_t end, bool parts, bool for_query) {
+  const icu::UnicodeString stretch(text, start, end - start);
   icu::BreakIterator* words = word_iterator();
   if (words == nullptr) {
-    add_term(terms, text, 0);
+    add_term(terms, stretch, start);
     return;
   }
-  words->setText(text);
-  int32_t start = words->first();
-  for (int32_t end = words->next(); end != icu::BreakIterator::DONE;
-       start = end, end = words->next()) {
+  words->setText(stretch);
+  int32_t from = words->first();
+  for (int32_t to = words->next(); to != icu::BreakIterator::DONE; from = to, to = words->next()) {
     if (words->getRuleStatus() < UBRK_WORD_NONE_LIMIT) {
       continue; // spaces and punctuation
     }
-    const icu::UnicodeString word(text, start, end - start);
-    if (for_query && bigrams_stand_for(text, start, end)) {
+    const icu::UnicodeString word(stretch, from, to - from);
+    if (for_query && bigrams_stand_for(text, start + from, start + to)) {
       continue;
     }
-    add_term(terms, word, start);
+    add_term(terms, word, start + from);
     if (!parts || word.indexOf(k_zwnj) < 0) {
       continue;
     }
-    for (int32_t from = 0; from <= word.length();) {
-      int32_t to = word.indexOf(k_zwnj, from);
-      to = to < 0 ? word.length() : to;
-      if (to > from) {
-        add_term(terms, icu::UnicodeString(word, from, to - from), start + from);
+    for (int32_t part = 0; part <= word.length();) {
+      int32_t part_end = word.indexOf(k_zwnj, part);
+      part_end = part_end < 0 ? word.length() : part_end;
+      if (part_end > part) {
+        add_term(terms, icu::UnicodeString(word, part, part_end - part), start + from + part);
       }
-      from = to + 1;
+      part = part_end + 1;
+    }
+  }
+}
+
+// The words of text: each stretch between ASCII white space read on its own, an ASCII one
+// without ICU (most of the notes of most feeds), any other by ICU's word break iterator. Text
+// and queries are cut the same way; no word spans white space in either.
+void add_words(std::vector<Term>& terms, const icu::UnicodeString& text, bool parts,
+               bool for_query) {
+  const int32_t length = text.length();
+  for (int32_t i = 0; i < length;) {
+    while (i < length && is_ascii_space(text[i])) {
+      ++i;
+    }
+    const int32_t start = i;
+    bool ascii = true;
+    for (; i < length && !is_ascii_space(text[i]); ++i) {
+      ascii = ascii && text[i] < 0x80;
+    }
+    if (i == start) {
+      break;
+    }
+    if (ascii) {
+      add_ascii_words(terms, text, start, i);
+    } else {
+      add_icu_words(terms, text, start, i, parts, for_query);
     }
   }
 }
@@ -269,7 +344,7 @@ void add_bigrams(std::vector<Term>& terms, const icu::UnicodeString& text) {
     }
     const icu::UnicodeString run = fold_unicode(icu::UnicodeString(text, start, i - start));
     if (run.countChar32() == 1) {
-      add_term(terms, run, start);
+      terms.push_back({utf8(run), start});
       continue;
     }
     for (int32_t from = 0; from < run.length();) {
@@ -278,7 +353,7 @@ void add_bigrams(std::vector<Term>& terms, const icu::UnicodeString& text) {
         break;
       }
       const int32_t end = second + U16_LENGTH(run.char32At(second));
-      add_term(terms, icu::UnicodeString(run, from, end - from), start);
+      terms.push_back({utf8(icu::UnicodeString(run, from, end - from)), start}); // folded
       from = second;
     }
   }

@@ -192,7 +192,9 @@ TEST(TextQuery, AllTermsAreRequiredAndTheLastIsAlsoAPrefix) {
 }
 
 TEST(TextQuery, QuotesAndOperatorsAreOnlyText) {
-  EXPECT_EQ(text_query("o'reilly").last, "'o''reilly':*");
+  // ICU keeps an apostrophe inside a word; ASCII text is cut at it.
+  EXPECT_EQ(text_query("l'été").last, "'l''ete':*");
+  EXPECT_EQ(text_query("o'reilly").leading, "'o'");
   for (const char* hostile : {"a & | ! ( ) :*", "<->", "'", "\\"}) {
     const TextQuery query = text_query(hostile);
     for (const std::string* text : {&query.leading, &query.last}) {
