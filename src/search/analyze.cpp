@@ -516,27 +516,38 @@ std::string title_index_text(std::string_view title) {
   return out;
 }
 
+namespace {
+
+// The term quoted, then with its prefix mark when `prefix`, then its alternatives.
+void append_term(std::string& out, const std::string& term, bool prefix,
+                 const Alternatives& alternatives) {
+  const auto others = alternatives.find(term);
+  const bool grouped = others != alternatives.end() && !others->second.empty();
+  out += grouped ? "(" : "";
+  append_quoted(out, term);
+  out += prefix ? ":*" : "";
+  if (grouped) {
+    for (const auto& other : others->second) {
+      out += " | ";
+      append_quoted(out, other);
+    }
+    out += ")";
+  }
+}
+
+} // namespace
+
 TextQuery text_query(std::string_view query, const Alternatives& alternatives) {
   const std::vector<Term> found = query_terms_in_order(query);
   TextQuery result;
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    const bool last = i + 1 == found.size();
-    std::string& out = last ? result.last : result.leading;
-    out += out.empty() ? "" : " & ";
-    const auto others = alternatives.find(found[i].text);
-    const bool grouped = others != alternatives.end() && !others->second.empty();
-    out += grouped ? "(" : "";
-    append_quoted(out, found[i].text);
-    if (last && prefix_allowed(found[i].text)) {
-      out += ":*";
-    }
-    if (grouped) {
-      for (const auto& other : others->second) {
-        out += " | ";
-        append_quoted(out, other);
-      }
-      out += ")";
-    }
+  for (std::size_t i = 0; i + 1 < found.size(); ++i) {
+    result.leading += result.leading.empty() ? "" : " & ";
+    append_term(result.leading, found[i].text, false, alternatives);
+  }
+  if (!found.empty()) {
+    const std::string& last = found.back().text;
+    append_term(result.last, last, false, alternatives);
+    append_term(result.typed, last, prefix_allowed(last), alternatives);
   }
   return result;
 }

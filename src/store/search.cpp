@@ -60,38 +60,42 @@ std::string in_language(std::string_view alias) {
   return "($5::text = '' OR " + std::string(alias) + ".language_group = $5::text)";
 }
 
-// The shows matching the text search query ($1, and $7 read in the document's language or as
-// written: search::TextQuery), best first, from offset $4, at most $3: show
-// id, its matching episodes' ids (best first, at most $6), how it matched (2: its title,
-// 1: its author or notes, 0: only episodes), the shows found, the shows matched themselves,
-// the episodes matched. At most $2 shows and $2 episodes are ranked, each matched in its own
-// search configuration: each configuration's query in a LATERAL subquery, so that the text
-// search indexes answer it (a join on the query would read every row).
+// The shows matching the text search query (search::TextQuery: $1 the leading terms, $7 the
+// last term, $8 as typed), best first, from offset $4, at most $3: show id, its matching
+// episodes' ids (best first, at most $6), how it matched (2: its title, 1: its author or notes,
+// 0: only episodes), the shows found, the shows matched themselves, the episodes matched. At
+// most $2 shows and $2 episodes are ranked. Each row is matched by the query read in its own
+// search configuration; the text search indexes are read once, for the rows any of those
+// readings matches (their disjunction, any_q), in a subquery the planner keeps apart (OFFSET 0):
+// joined to the readings, it would read the index once per configuration.
 const std::string k_search_matches =
     "WITH q AS ("
-    "  SELECT c.oid::regconfig AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
-    "   (to_tsquery(c.oid::regconfig, $7::text) || to_tsquery('pg_catalog.simple', $7::text))"
+    "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
+    "   (to_tsquery(c.oid::regconfig, $7::text) || to_tsquery('pg_catalog.simple', $8::text))"
     "   AS query"
     "  FROM pg_ts_config c"
+    "), any_q AS ("
+    "  SELECT string_agg('(' || d.query::text || ')', ' | ')::tsquery AS query"
+    "  FROM (SELECT DISTINCT query FROM q WHERE numnode(query) > 0) d"
     "), shows_found AS ("
-    "  SELECT f.* FROM q CROSS JOIN LATERAL ("
-    "    SELECT s.id AS show_id, 0::bigint AS episode_id,"
-    "     CASE WHEN ts_filter(s.search_vector, '{a}') @@ q.query THEN 2 ELSE 1 END AS tier,"
-    "     ts_rank(s.search_vector, q.query) AS rank, NULL::timestamptz AS published"
-    "    FROM shows s WHERE s.search_vector @@ q.query AND s.search_config = q.cfg"
-    "     AND s.active AND s.title <> '' AND " +
+    "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
+    "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ q.query THEN 2 ELSE 1 END AS tier,"
+    "   ts_rank(s.search_vector, q.query) AS rank, NULL::timestamptz AS published"
+    "  FROM (SELECT * FROM shows s WHERE s.search_vector @@ (SELECT query FROM any_q)"
+    "   OFFSET 0) s JOIN q ON q.cfg = s.search_config"
+    "  WHERE s.search_vector @@ q.query AND s.active AND s.title <> '' AND " +
     in_language("s") +
-    "    LIMIT $2) f"
     "  LIMIT $2"
     "), episodes_found AS ("
-    "  SELECT f.* FROM q CROSS JOIN LATERAL ("
-    "    SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, q.query),"
-    "     e.published"
-    "    FROM episodes e JOIN shows s ON s.id = e.show_id"
-    "    WHERE e.search_vector @@ q.query AND e.search_config = q.cfg"
-    "     AND e.removed_at IS NULL AND s.active AND s.title <> '' AND " +
+    "  SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, q.query),"
+    "   e.published"
+    "  FROM (SELECT * FROM episodes e WHERE e.search_vector @@ (SELECT query FROM any_q)"
+    "   OFFSET 0) e JOIN q ON q.cfg = e.search_config JOIN shows s ON s.id = e.show_id"
+    "  WHERE e.search_vector @@ q.query"
+    // Not `removed_at IS NULL`: the planner would AND the text search index with a whole scan
+    // of an index of current episodes (episodes_show_order_idx), which costs more than it saves.
+    "   AND coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND s.title <> '' AND " +
     in_language("s") +
-    "    LIMIT $2) f"
     "  LIMIT $2"
     "), grouped AS ("
     "  SELECT m.show_id, max(m.tier) AS tier,"
@@ -149,7 +153,7 @@ Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text,
                      const std::string& language, std::int64_t offset, std::int64_t limit) {
   const auto rows = exec_named(txn, "podcrawl_search_matches", k_search_matches, text.leading,
                                k_search_candidates, limit, offset, language,
-                               k_search_episodes_per_show, text.last);
+                               k_search_episodes_per_show, text.last, text.typed);
   Matches matches;
   for (const auto& row : rows) {
     matches.page.push_back(
@@ -399,6 +403,12 @@ void Database::reindex(int batch, const std::function<void(std::int64_t, std::in
         }
       }
     }
+    // Every row was rewritten: without a vacuum, searches read the dead versions and the text
+    // search indexes' pending entries until autovacuum gets to them (a search took twice as long).
+    pqxx::nontransaction txn(m_impl->connection);
+    txn.exec0("VACUUM (ANALYZE) shows");
+    txn.exec0("VACUUM (ANALYZE) episodes");
+    txn.exec0("VACUUM (ANALYZE) search_words");
   });
 }
 

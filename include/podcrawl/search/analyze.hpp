@@ -51,15 +51,17 @@ std::string title_index_text(std::string_view title);
 // Words a query's term may also stand for (typos read as the word meant), by term.
 using Alternatives = std::map<std::string, std::vector<std::string>, std::less<>>;
 
-// The PostgreSQL text search query of a search's words, as two texts in to_tsquery syntax:
-// each of the query_terms() quoted, all required; the last also matches as a prefix when it has
-// three characters or more, or is written in Han, kana or Hangul. A term with alternatives
-// matches any of them too (whole). The last term is apart because it is read twice, in the
-// document's language and without stemming: a stemmer may change the end of an unfinished word
-// (Turkish reads kapalıç for kapalıc), which is then the start of nothing.
+// The PostgreSQL text search query of a search's words, in to_tsquery syntax: each of the
+// query_terms() quoted, all required. The last term is apart, twice: whole, to be read in the
+// document's language (stemmed), and as written, to be read without stemming and matching as a
+// prefix too when it has three characters or more or is written in Han, kana or Hangul. A stemmer
+// may shorten an unfinished word (Hungarian reads `seoul` as `se`, Turkish `kapalıc` as
+// `kapalıç`): as a prefix that would be the start of too much, or of nothing. A term with
+// alternatives matches any of them too (whole).
 struct TextQuery {
   std::string leading; // every term but the last, joined by &; empty for a one-word query
-  std::string last;    // empty when the query has no term
+  std::string last;    // the last term; empty when the query has no term
+  std::string typed;   // the last term as typed: `last` with the prefix mark when allowed
 };
 TextQuery text_query(std::string_view query, const Alternatives& alternatives = {});
 

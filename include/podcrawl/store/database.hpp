@@ -217,7 +217,7 @@ public:
   std::vector<LanguageEntry> load_languages(const std::string& after_tag, int limit);
   // Rewrite the search index of every show and episode from its stored text, in batches of
   // `batch` rows, each its own transaction (search answers meanwhile); `progress` is called
-  // after each batch with the rows done and the rows in all.
+  // after each batch with the rows done and the rows in all. Then vacuums the tables rewritten.
   void reindex(int batch,
                const std::function<void(std::int64_t done, std::int64_t total)>& progress);
   Stats stats();

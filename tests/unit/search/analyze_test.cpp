@@ -178,26 +178,28 @@ TEST(TitleIndexText, AddsTheRomanizedWordsOfOtherScripts) {
 
 TEST(TextQuery, AllTermsAreRequiredAndTheLastIsAlsoAPrefix) {
   EXPECT_EQ(text_query("Le Coin curi").leading, "'le' & 'coin'");
-  EXPECT_EQ(text_query("Le Coin curi").last, "'curi':*");
+  EXPECT_EQ(text_query("Le Coin curi").last, "'curi'");
+  EXPECT_EQ(text_query("Le Coin curi").typed, "'curi':*");
   EXPECT_EQ(text_query("curi").leading, "");
   // Under three letters no prefix; one Han or kana character is one.
-  EXPECT_EQ(text_query("cu").last, "'cu'");
-  EXPECT_EQ(text_query("雑").last, "'雑':*");
-  EXPECT_EQ(text_query("テ").last, "'テ':*");
+  EXPECT_EQ(text_query("cu").typed, "'cu'");
+  EXPECT_EQ(text_query("雑").typed, "'雑':*");
+  EXPECT_EQ(text_query("テ").typed, "'テ':*");
   // A run of kana asks for its bigrams; the last one is the prefix.
   EXPECT_EQ(text_query("podcast テック").leading, "'podcast' & 'テッ'");
-  EXPECT_EQ(text_query("podcast テック").last, "'ック':*");
-  EXPECT_EQ(text_query("テック podcast").last, "'podcast':*");
+  EXPECT_EQ(text_query("podcast テック").typed, "'ック':*");
+  EXPECT_EQ(text_query("テック podcast").typed, "'podcast':*");
   EXPECT_EQ(text_query(" ,; ").last, "");
+  EXPECT_EQ(text_query(" ,; ").typed, "");
 }
 
 TEST(TextQuery, QuotesAndOperatorsAreOnlyText) {
   // ICU keeps an apostrophe inside a word; ASCII text is cut at it.
-  EXPECT_EQ(text_query("l'été").last, "'l''ete':*");
+  EXPECT_EQ(text_query("l'été").typed, "'l''ete':*");
   EXPECT_EQ(text_query("o'reilly").leading, "'o'");
   for (const char* hostile : {"a & | ! ( ) :*", "<->", "'", "\\"}) {
     const TextQuery query = text_query(hostile);
-    for (const std::string* text : {&query.leading, &query.last}) {
+    for (const std::string* text : {&query.leading, &query.last, &query.typed}) {
       // Every quote opened is closed: an even count of unescaped quotes.
       std::size_t quotes = 0;
       for (std::size_t i = 0; i < text->size(); ++i) {
@@ -213,8 +215,10 @@ TEST(TextQuery, ATermWithAlternativesMatchesAnyOfThem) {
   const TextQuery query =
       text_query("zeitsprnug podcast", {{"zeitsprnug", {"zeitsprung", "zeitspring"}}});
   EXPECT_EQ(query.leading, "('zeitsprnug' | 'zeitsprung' | 'zeitspring')");
-  EXPECT_EQ(query.last, "'podcast':*");
-  EXPECT_EQ(text_query("curieus", {{"curieus", {"curieux"}}}).last, "('curieus':* | 'curieux')");
+  EXPECT_EQ(query.last, "'podcast'");
+  EXPECT_EQ(query.typed, "'podcast':*");
+  EXPECT_EQ(text_query("curieus", {{"curieus", {"curieux"}}}).last, "('curieus' | 'curieux')");
+  EXPECT_EQ(text_query("curieus", {{"curieus", {"curieux"}}}).typed, "('curieus':* | 'curieux')");
 }
 
 TEST(Typos, LongWordsOnlyAreCorrected) {
