@@ -54,8 +54,9 @@ constexpr std::string_view k_usage =
 Writes N generated shows of E episodes (default 20) into the database named by
 PODCRAWL_BENCH_DATABASE_URL, else DATABASE_URL, through podcrawl's store (migrating it first):
 feeds https://feeds.bench.example/show-<K>.xml .. show-<K+N-1>.xml (K defaults to 1), titles,
-authors and descriptions in a dozen languages and scripts, 1-3 categories each, episodes published
-over the months and years before --now (Unix seconds; default 1749556800, 2025-06-10T12:00:00Z).
+authors and descriptions in the 20 languages of the site's locales, 1-3 categories each, episodes
+published over the months and years before --now (Unix seconds; default 1749556800,
+2025-06-10T12:00:00Z).
 The same --seed (default 1) gives the same directory; a second run with --first K adds more shows
 (shows stored already are left alone).
 

@@ -349,8 +349,8 @@ constexpr std::string_view k_hi_episode_sentences[] = {
     "इस हफ़्ते हम {t} पर बात करते हैं।", "{h} हमारे साथ {t} पर चर्चा करते हैं।",
     "{t} पर श्रोताओं के सवालों के जवाब।", "{p} में लाइव रिकॉर्ड किया गया।"};
 
-// ---- Chinese ----
-constexpr std::string_view k_zh_tags[] = {"zh", "zh-CN", "zh-cn", "zh-TW", "zh-Hans", "zh-hant"};
+// ---- Chinese, simplified characters (the site's zh-Hans: zh-CN) ----
+constexpr std::string_view k_zh_tags[] = {"zh-CN", "zh-cn", "zh", "zh-Hans", "zh-Hans-CN", "zh-SG"};
 constexpr std::string_view k_zh_titles[] = {"{a}{n}",   "{n}漫谈 · {p}", "{p}{n}故事",
                                             "{h}聊{n}", "{a}{n}电台",    "{n}{a}：{t}"};
 constexpr std::string_view k_zh_qualifiers[] = {"每日", "深夜", "轻松", "认真", "小小",
@@ -433,6 +433,269 @@ constexpr std::string_view k_ko_episode_sentences[] = {"이번 주에는 {t}에 
                                                        "{h}와 함께 {t}을 이야기했습니다.",
                                                        "{p}에서 공개 녹음했습니다."};
 
+// ---- Chinese, traditional characters (the site's zh-Hant: zh-TW) ----
+constexpr std::string_view k_zht_tags[] = {"zh-TW", "zh-tw", "zh-Hant", "zh-Hant-TW", "zh-HK"};
+constexpr std::string_view k_zht_titles[] = {"{a}{n}",   "{n}漫談 · {p}", "{p}{n}故事",
+                                             "{h}聊{n}", "{a}{n}電台",    "{n}{a}：{t}"};
+constexpr std::string_view k_zht_qualifiers[] = {"每日", "深夜", "輕鬆", "認真", "小小",
+                                                 "週末", "慢慢", "硬派", "隨興"};
+constexpr std::string_view k_zht_subjects[] = {"科技", "歷史", "美食", "理財", "科學", "棒球",
+                                               "電影", "讀書", "音樂", "健康", "旅行", "宇宙",
+                                               "設計", "相聲", "遊戲", "哲學"};
+constexpr std::string_view k_zht_places[] = {"台北", "台中", "高雄", "台南", "新竹",
+                                             "花蓮", "香港", "澳門", "基隆", "嘉義"};
+constexpr std::string_view k_zht_people[] = {"林志明", "陳怡君", "張家豪", "黃淑芬",
+                                             "王建宏", "李雅婷", "吳俊傑", "劉佳穎"};
+constexpr std::string_view k_zht_topics[] = {"未來的工作", "開源軟體", "陽台種菜", "古羅馬",
+                                             "個人理財",   "睡眠科學", "獨立遊戲", "能源與氣候",
+                                             "中華職棒",   "爵士唱片", "育兒",     "小本生意",
+                                             "太空探索",   "心理健康", "夜市小吃"};
+constexpr std::string_view k_zht_show_sentences[] = {
+    "每週一次，聊聊{t}。", "{h}邀請來自{p}的來賓聊{t}。", "關於{t}的故事和訪談。",
+    "簡短而真誠的{t}節目。", "2017年起的獨立Podcast。"};
+constexpr std::string_view k_zht_episode_titles[] = {"第{k}集：{t}", "#{k} {t}", "{t}（來賓：{h}）",
+                                                     "{t}（{k}）", "聽眾來信：{t}"};
+constexpr std::string_view k_zht_episode_sentences[] = {
+    "本週我們聊{t}。", "{h}和我們一起討論{t}。", "回答聽眾關於{t}的問題。", "在{p}現場錄製。"};
+
+// ---- Turkish ----
+constexpr std::string_view k_tr_tags[] = {"tr", "tr-TR", "tr-tr", "TR"};
+constexpr std::string_view k_tr_titles[] = {"{a} {n}",         "{n} Sohbetleri",  "{h} ile {n}",
+                                            "{n} Durağı: {p}", "{p} {n} Günlüğü", "{a} {n}: {t}"};
+constexpr std::string_view k_tr_qualifiers[] = {"Günlük", "Haftalık", "Gece Yarısı", "Filtresiz",
+                                                "Sakin",  "Meraklı",  "Küçük",       "Büyük",
+                                                "Açık",   "Samimi",   "Yavaş",       "Pazar"};
+constexpr std::string_view k_tr_subjects[] = {
+    "Teknoloji", "Tarih",    "Mutfak", "Para",    "Bilim", "Futbol", "Bahçe",   "Sinema",
+    "Şiir",      "Polisiye", "Uzay",   "Tasarım", "Müzik", "Sağlık", "Seyahat", "Kitap"};
+constexpr std::string_view k_tr_places[] = {"İstanbul",   "Ankara",  "İzmir",     "Bursa",
+                                            "Antalya",    "Trabzon", "Eskişehir", "Gaziantep",
+                                            "Diyarbakır", "Kayseri"};
+constexpr std::string_view k_tr_people[] = {"Ayşe Yılmaz",   "Mehmet Demir", "Elif Şahin",
+                                            "Mustafa Çelik", "Zeynep Kaya",  "Emre Aydın",
+                                            "Selin Öztürk",  "Burak Arslan"};
+constexpr std::string_view k_tr_topics[] = {
+    "işin geleceği",  "açık kaynak yazılım", "kent bahçeciliği", "Antik Roma",
+    "kişisel finans", "uyku bilimi",         "bağımsız oyunlar", "enerji ve iklim",
+    "Süper Lig",      "caz plakları",        "çocuk yetiştirme", "küçük işletmeler",
+    "uzay keşifleri", "ruh sağlığı",         "sokak lezzetleri"};
+constexpr std::string_view k_tr_show_sentences[] = {
+    "Meraklı dinleyiciler için {t} üzerine haftalık bir sohbet.",
+    "{h}, {p} şehrinden konuklarla {t} hakkında konuşuyor.",
+    "{t} üzerine hikâyeler, röportajlar ve yorumlar.", "{t} hakkında kısa ve dürüst bölümler.",
+    "2018'den beri bağımsız bir podcast."};
+constexpr std::string_view k_tr_episode_titles[] = {"Bölüm {k}: {t}", "#{k} – {t}",
+                                                    "{t} (konuk: {h})", "{t}, {k}. kısım",
+                                                    "Dinleyici soruları: {t}"};
+constexpr std::string_view k_tr_episode_sentences[] = {
+    "Bu hafta {t} hakkında konuşuyoruz.", "{h} bizimle {t} üzerine sohbet ediyor.",
+    "{t} ile ilgili sorularınızı yanıtlıyoruz.", "{p} şehrinde canlı kaydedildi."};
+
+// ---- Polish ----
+constexpr std::string_view k_pl_tags[] = {"pl", "pl-PL", "pl-pl", "PL"};
+constexpr std::string_view k_pl_titles[] = {"{n} {a}", "Podcast {n} {a}", "{h} — {n}",
+                                            "{n}: {p} i okolice", "{n} {a}: {t}"};
+constexpr std::string_view k_pl_qualifiers[] = {
+    "na Co Dzień", "bez Filtra", "dla Wszystkich", "na Głos",    "po Godzinach",
+    "na Serio",    "w Pigułce",  "od Kuchni",      "na Weekend", "o Północy"};
+constexpr std::string_view k_pl_subjects[] = {"Technologia", "Historia",    "Kuchnia", "Pieniądze",
+                                              "Nauka",       "Piłka Nożna", "Ogród",   "Kino",
+                                              "Poezja",      "Kryminał",    "Kosmos",  "Design",
+                                              "Muzyka",      "Zdrowie",     "Podróże", "Książki"};
+constexpr std::string_view k_pl_places[] = {"Warszawa", "Kraków",   "Wrocław", "Gdańsk",
+                                            "Poznań",   "Łódź",     "Lublin",  "Szczecin",
+                                            "Katowice", "Białystok"};
+constexpr std::string_view k_pl_people[] = {
+    "Anna Kowalska",      "Piotr Nowak",        "Katarzyna Wiśniewska", "Tomasz Wójcik",
+    "Magdalena Kamińska", "Łukasz Lewandowski", "Agnieszka Zielińska",  "Michał Szymański"};
+constexpr std::string_view k_pl_topics[] = {
+    "przyszłość pracy",    "wolne oprogramowanie", "miejskie ogrody",   "starożytny Rzym",
+    "finanse osobiste",    "nauka o śnie",         "gry niezależne",    "energia i klimat",
+    "Ekstraklasa",         "płyty jazzowe",        "wychowanie dzieci", "małe firmy",
+    "eksploracja kosmosu", "zdrowie psychiczne",   "jedzenie uliczne"};
+constexpr std::string_view k_pl_show_sentences[] = {
+    "Cotygodniowa rozmowa dla ciekawych świata. Temat przewodni: {t}.",
+    "{h} rozmawia z gośćmi z miasta {p}. Tym razem: {t}.",
+    "Historie, wywiady i opinie. W centrum uwagi: {t}.", "Krótkie i szczere odcinki. Temat: {t}.",
+    "Niezależny podcast od 2019 roku."};
+constexpr std::string_view k_pl_episode_titles[] = {"Odcinek {k}: {t}", "#{k} – {t}",
+                                                    "{t} (gość: {h})", "{t}, część {k}",
+                                                    "Pytania słuchaczy: {t}"};
+constexpr std::string_view k_pl_episode_sentences[] = {
+    "W tym tygodniu: {t}.", "Naszym gościem jest {h}, a tematem {t}.",
+    "Odpowiadamy na pytania słuchaczy. Temat: {t}.", "Nagrane na żywo, miasto {p}."};
+
+// ---- Indonesian ----
+constexpr std::string_view k_id_tags[] = {"id", "id-ID", "id-id", "ID"};
+constexpr std::string_view k_id_titles[] = {"{n} {a}",
+                                            "Podcast {n} {a}",
+                                            "{n} bersama {h}",
+                                            "Cerita {n} dari {p}",
+                                            "Ngopi dan {n} di {p}",
+                                            "{n} {a}: {t}"};
+constexpr std::string_view k_id_qualifiers[] = {
+    "Harian", "Mingguan", "Tengah Malam", "Tanpa Filter", "Santai",
+    "Serius", "Kecil",    "Terbuka",      "Jujur",        "Akhir Pekan"};
+constexpr std::string_view k_id_subjects[] = {
+    "Teknologi", "Sejarah",  "Dapur",     "Keuangan", "Sains", "Sepak Bola", "Berkebun",    "Film",
+    "Puisi",     "Kriminal", "Antariksa", "Desain",   "Musik", "Kesehatan",  "Jalan-Jalan", "Buku"};
+constexpr std::string_view k_id_places[] = {"Jakarta", "Bandung",  "Surabaya", "Yogyakarta",
+                                            "Medan",   "Makassar", "Denpasar", "Semarang",
+                                            "Malang",  "Palembang"};
+constexpr std::string_view k_id_people[] = {"Budi Santoso", "Siti Rahayu",    "Agus Wijaya",
+                                            "Dewi Lestari", "Rizky Pratama",  "Putri Anggraini",
+                                            "Andi Saputra", "Rina Kusumawati"};
+constexpr std::string_view k_id_topics[] = {"masa depan pekerjaan",
+                                            "perangkat lunak sumber terbuka",
+                                            "berkebun di kota",
+                                            "Romawi kuno",
+                                            "keuangan pribadi",
+                                            "ilmu tentang tidur",
+                                            "gim indie",
+                                            "energi dan iklim",
+                                            "Liga 1",
+                                            "piringan hitam jazz",
+                                            "mengasuh anak",
+                                            "usaha kecil",
+                                            "penjelajahan antariksa",
+                                            "kesehatan mental",
+                                            "jajanan kaki lima"};
+constexpr std::string_view k_id_show_sentences[] = {
+    "Obrolan mingguan tentang {t} untuk orang-orang yang penasaran.",
+    "{h} berbincang dengan tamu dari {p} tentang {t}.", "Cerita, wawancara, dan opini seputar {t}.",
+    "Episode singkat dan jujur tentang {t}.", "Podcast independen sejak 2019."};
+constexpr std::string_view k_id_episode_titles[] = {
+    "Episode {k}: {t}", "#{k} – {t}", "{t} (bersama {h})", "{t}, bagian {k}", "Tanya jawab: {t}"};
+constexpr std::string_view k_id_episode_sentences[] = {
+    "Minggu ini kita membahas {t}.", "{h} bergabung untuk membicarakan {t}.",
+    "Menjawab pertanyaan pendengar tentang {t}.", "Direkam langsung di {p}."};
+
+// ---- Hebrew ----
+constexpr std::string_view k_he_tags[] = {"he", "he-IL", "he-il", "HE"};
+constexpr std::string_view k_he_titles[] = {"{n} {a}",         "הפודקאסט של {h}", "{n} עם {h}",
+                                            "סיפורי {n} מ{p}", "שיחות על {n}",    "{n} {a}: {t}"};
+constexpr std::string_view k_he_qualifiers[] = {"בקטנה",     "בלי פילטרים", "לכולם",
+                                                "בקול רם",   "עד הסוף",     "של שישי בבוקר",
+                                                "אחרי חצות", "על הבוקר"};
+constexpr std::string_view k_he_subjects[] = {
+    "טכנולוגיה", "היסטוריה", "מטבח", "כסף",   "מדע",    "כדורגל", "גינה",   "קולנוע",
+    "שירה",      "פשע",      "חלל",  "עיצוב", "מוזיקה", "בריאות", "טיולים", "ספרים"};
+constexpr std::string_view k_he_places[] = {"תל אביב", "ירושלים", "חיפה", "באר שבע",
+                                            "אילת",    "נתניה",   "עכו",  "רמת גן"};
+constexpr std::string_view k_he_people[] = {"נועה כהן",   "יונתן לוי",  "מיכל מזרחי", "איתי פרץ",
+                                            "שירה ביטון", "עומר אברהם", "תמר פרידמן", "אורי שפירא"};
+constexpr std::string_view k_he_topics[] = {
+    "עתיד העבודה", "קוד פתוח",    "גינון עירוני",  "רומא העתיקה", "כלכלת המשפחה",
+    "מדע השינה",   "משחקי אינדי", "אנרגיה ואקלים", "ליגת העל",    "תקליטי ג'אז",
+    "גידול ילדים", "עסקים קטנים", "חקר החלל",      "בריאות הנפש", "אוכל רחוב"};
+constexpr std::string_view k_he_show_sentences[] = {
+    "שיחה שבועית על {t} לסקרנים.", "{h} מארח אורחים מ{p} לשיחה על {t}.",
+    "סיפורים, ראיונות ודעות על {t}.", "פרקים קצרים וכנים על {t}.", "פודקאסט עצמאי מאז 2018."};
+constexpr std::string_view k_he_episode_titles[] = {"פרק {k}: {t}", "#{k} – {t}", "{t} (עם {h})",
+                                                    "{t}, חלק {k}", "שאלות מהמאזינים: {t}"};
+constexpr std::string_view k_he_episode_sentences[] = {
+    "השבוע אנחנו מדברים על {t}.", "{h} מצטרף אלינו לדבר על {t}.", "עונים על שאלות המאזינים על {t}.",
+    "הוקלט בהופעה חיה ב{p}."};
+
+// ---- Persian (ZWNJ inside words, as Persian writes them) ----
+constexpr std::string_view k_fa_tags[] = {"fa", "fa-IR", "fa-ir", "FA", "fa-AF"};
+constexpr std::string_view k_fa_titles[] = {"پادکست {n} {a}", "{n} با {h}",
+                                            "{n} در {p}",     "گفت‌وگوهای {n}",
+                                            "کافه {n} {p}",   "{n} {a}: {t}"};
+constexpr std::string_view k_fa_qualifiers[] = {"روزانه", "هفتگی",   "شبانه", "بی‌پرده",
+                                                "آرام",   "کوچک",    "تازه",  "آزاد",
+                                                "صمیمی",  "آخر هفته"};
+constexpr std::string_view k_fa_subjects[] = {
+    "فناوری", "تاریخ", "آشپزی", "اقتصاد", "علم",    "فوتبال", "باغبانی", "سینما",
+    "شعر",    "جنایی", "فضا",   "طراحی",  "موسیقی", "سلامت",  "سفر",     "کتاب"};
+constexpr std::string_view k_fa_places[] = {"تهران", "اصفهان", "شیراز", "تبریز", "مشهد",
+                                            "رشت",   "کرمان",  "یزد",   "کابل",  "هرات"};
+constexpr std::string_view k_fa_people[] = {"علی رضایی", "مریم احمدی", "حسین کریمی", "زهرا محمدی",
+                                            "رضا حسینی", "سارا موسوی", "امیر جعفری", "نرگس صادقی"};
+constexpr std::string_view k_fa_topics[] = {"آینده‌ی کار",
+                                            "نرم‌افزار آزاد",
+                                            "باغبانی شهری",
+                                            "روم باستان",
+                                            "مدیریت مالی شخصی",
+                                            "علم خواب",
+                                            "بازی‌های مستقل",
+                                            "انرژی و اقلیم",
+                                            "لیگ برتر",
+                                            "صفحه‌های جاز",
+                                            "تربیت فرزند",
+                                            "کسب‌وکارهای کوچک",
+                                            "اکتشاف فضا",
+                                            "سلامت روان",
+                                            "غذای خیابانی"};
+constexpr std::string_view k_fa_show_sentences[] = {
+    "گفت‌وگویی هفتگی درباره‌ی {t} برای آدم‌های کنجکاو.",
+    "{h} با مهمانانی از {p} درباره‌ی {t} حرف می‌زند.",
+    "داستان‌ها، مصاحبه‌ها و نظرهایی درباره‌ی {t}.",
+    "قسمت‌های کوتاه و صادقانه درباره‌ی {t}.",
+    "پادکستی مستقل از سال ۱۳۹۸."};
+constexpr std::string_view k_fa_episode_titles[] = {"قسمت {k}: {t}", "#{k} – {t}", "{t} (با {h})",
+                                                    "{t}، بخش {k}",
+                                                    "پرسش‌های شنوندگان: {t}"};
+constexpr std::string_view k_fa_episode_sentences[] = {
+    "این هفته درباره‌ی {t} صحبت می‌کنیم.",
+    "{h} به ما می‌پیوندد تا درباره‌ی {t} حرف بزنیم.",
+    "به پرسش‌های شنوندگان درباره‌ی {t} پاسخ می‌دهیم.",
+    "به‌صورت زنده در {p} ضبط شد."};
+
+// ---- Urdu ----
+constexpr std::string_view k_ur_tags[] = {"ur", "ur-PK", "ur-pk", "ur-IN"};
+constexpr std::string_view k_ur_titles[] = {"{a} {n}",    "{n} کی باتیں", "{h} کے ساتھ {n}",
+                                            "{p} سے {n}", "{n} بیٹھک",    "{n}: {t}"};
+constexpr std::string_view k_ur_qualifiers[] = {"روزانہ", "ہفتہ وار", "رات کی", "کھری",
+                                                "سیدھی",  "چھوٹی سی", "نئی",    "سچی"};
+constexpr std::string_view k_ur_subjects[] = {
+    "ٹیکنالوجی", "تاریخ", "کھانا", "پیسہ",   "سائنس",  "کرکٹ", "باغبانی", "فلم",
+    "شاعری",     "جرائم", "خلا",   "ڈیزائن", "موسیقی", "صحت",  "سفر",     "کتابیں"};
+constexpr std::string_view k_ur_places[] = {"کراچی",     "لاہور", "اسلام آباد", "پشاور",   "ملتان",
+                                            "فیصل آباد", "کوئٹہ", "حیدرآباد",   "سیالکوٹ", "لکھنؤ"};
+constexpr std::string_view k_ur_people[] = {"عائشہ خان", "احمد رضا",  "فاطمہ علی", "عمران حسین",
+                                            "زینب ملک",  "بلال احمد", "ثنا یوسف",  "حمزہ شیخ"};
+constexpr std::string_view k_ur_topics[] = {
+    "کام کا مستقبل", "اوپن سورس سافٹ ویئر", "چھت پر باغبانی",   "قدیم روم",        "ذاتی مالیات",
+    "نیند کی سائنس", "انڈی گیمز",           "توانائی اور موسم", "پاکستان سپر لیگ", "پرانے گانے",
+    "بچوں کی تربیت", "چھوٹے کاروبار",       "خلا کی تلاش",      "ذہنی صحت",        "گلی کے کھانے"};
+constexpr std::string_view k_ur_show_sentences[] = {
+    "{t} پر ہر ہفتے ایک گفتگو۔", "{h} {p} کے مہمانوں کے ساتھ {t} پر بات کرتے ہیں۔",
+    "{t} سے جڑی کہانیاں اور انٹرویو۔", "{t} پر مختصر اور سچی اقساط۔", "۲۰۱۹ سے ایک آزاد پوڈکاسٹ۔"};
+constexpr std::string_view k_ur_episode_titles[] = {
+    "قسط {k}: {t}", "#{k} – {t}", "{t} ({h} کے ساتھ)", "{t}، حصہ {k}", "سامعین کے سوالات: {t}"};
+constexpr std::string_view k_ur_episode_sentences[] = {
+    "اس ہفتے ہم {t} پر بات کرتے ہیں۔", "{h} ہمارے ساتھ {t} پر گفتگو کرتے ہیں۔",
+    "{t} پر سامعین کے سوالوں کے جواب۔", "{p} میں براہ راست ریکارڈ کیا گیا۔"};
+
+// ---- Bengali ----
+constexpr std::string_view k_bn_tags[] = {"bn", "bn-BD", "bn-IN", "bn-bd"};
+constexpr std::string_view k_bn_titles[] = {"{a} {n}", "{n} আড্ডা", "{h}-এর সাথে {n}",
+                                            "{p} থেকে {n}", "{n}: {t}"};
+constexpr std::string_view k_bn_qualifiers[] = {"রোজকার", "সাপ্তাহিক", "রাতের", "খোলামেলা",
+                                                "ছোট্ট",   "নতুন",      "সত্যি",  "ছুটির দিনের"};
+constexpr std::string_view k_bn_subjects[] = {
+    "প্রযুক্তি", "ইতিহাস",  "রান্না",  "টাকা", "বিজ্ঞান", "ফুটবল",   "বাগান", "সিনেমা",
+    "কবিতা",  "গোয়েন্দা", "মহাকাশ", "নকশা", "গান",    "স্বাস্থ্য", "ভ্রমণ",  "বই"};
+constexpr std::string_view k_bn_places[] = {"ঢাকা", "কলকাতা",  "চট্টগ্রাম",     "সিলেট",
+                                            "খুলনা", "রাজশাহী", "শান্তিনিকেতন", "বরিশাল"};
+constexpr std::string_view k_bn_people[] = {"রহিম উদ্দিন",  "ফারহানা ইসলাম", "সুমন দাস",
+                                            "নুসরাত জাহান", "অর্পিতা সেন",    "তানভীর আহমেদ",
+                                            "দেবাশীষ রায়", "মৌমিতা ঘোষ"};
+constexpr std::string_view k_bn_topics[] = {
+    "কাজের ভবিষ্যৎ", "ওপেন সোর্স সফটওয়্যার", "ছাদবাগান",        "প্রাচীন রোম",    "ব্যক্তিগত অর্থ",
+    "ঘুমের বিজ্ঞান",  "ইন্ডি গেম",           "জ্বালানি ও জলবায়ু", "বিপিএল",        "পুরোনো গান",
+    "সন্তান পালন",   "ছোট ব্যবসা",          "মহাকাশ অভিযান",   "মানসিক স্বাস্থ্য", "রাস্তার খাবার"};
+constexpr std::string_view k_bn_show_sentences[] = {
+    "{t} নিয়ে প্রতি সপ্তাহে একটি আড্ডা।", "{h} {p} থেকে আসা অতিথিদের সাথে {t} নিয়ে কথা বলেন।",
+    "{t} নিয়ে গল্প, সাক্ষাৎকার আর মতামত।", "{t} নিয়ে ছোট আর সৎ পর্ব।",
+    "২০১৯ সাল থেকে একটি স্বাধীন পডকাস্ট।"};
+constexpr std::string_view k_bn_episode_titles[] = {
+    "পর্ব {k}: {t}", "#{k} – {t}", "{t} ({h}-এর সাথে)", "{t}, অংশ {k}", "শ্রোতাদের প্রশ্ন: {t}"};
+constexpr std::string_view k_bn_episode_sentences[] = {
+    "এই সপ্তাহে আমরা {t} নিয়ে কথা বলছি।", "{h} আমাদের সাথে {t} নিয়ে আলোচনা করেন।",
+    "{t} নিয়ে শ্রোতাদের প্রশ্নের উত্তর।", "{p}-এ সরাসরি রেকর্ড করা।"};
+
 #define PODCRAWL_BENCH_LANGUAGE(code, weight, more)                                         \
   Language {                                                                                \
     weight, k_##code##_tags, k_##code##_titles, k_##code##_qualifiers, k_##code##_subjects, \
@@ -440,14 +703,19 @@ constexpr std::string_view k_ko_episode_sentences[] = {"이번 주에는 {t}에 
         k_##code##_episode_titles, k_##code##_episode_sentences, more                       \
   }
 
-// Weights add up to 100.
-const std::array<Language, 12> k_languages = {
-    PODCRAWL_BENCH_LANGUAGE(en, 34, "More"),      PODCRAWL_BENCH_LANGUAGE(es, 12, "Más"),
-    PODCRAWL_BENCH_LANGUAGE(pt, 9, "Mais"),       PODCRAWL_BENCH_LANGUAGE(ar, 7, "المزيد"),
-    PODCRAWL_BENCH_LANGUAGE(fr, 7, "Plus"),       PODCRAWL_BENCH_LANGUAGE(de, 7, "Mehr"),
-    PODCRAWL_BENCH_LANGUAGE(ja, 6, "もっと見る"), PODCRAWL_BENCH_LANGUAGE(ru, 5, "Подробнее"),
-    PODCRAWL_BENCH_LANGUAGE(zh, 5, "更多"),       PODCRAWL_BENCH_LANGUAGE(hi, 4, "और पढ़ें"),
-    PODCRAWL_BENCH_LANGUAGE(it, 2, "Altro"),      PODCRAWL_BENCH_LANGUAGE(ko, 2, "더 보기")};
+// The 20 languages of the site's locales (zh-Hans written zh-CN, zh-Hant zh-TW); weights add up
+// to 100.
+const std::array<Language, 20> k_languages = {
+    PODCRAWL_BENCH_LANGUAGE(en, 29, "More"),      PODCRAWL_BENCH_LANGUAGE(es, 10, "Más"),
+    PODCRAWL_BENCH_LANGUAGE(pt, 8, "Mais"),       PODCRAWL_BENCH_LANGUAGE(fr, 6, "Plus"),
+    PODCRAWL_BENCH_LANGUAGE(de, 6, "Mehr"),       PODCRAWL_BENCH_LANGUAGE(ar, 5, "المزيد"),
+    PODCRAWL_BENCH_LANGUAGE(ja, 5, "もっと見る"), PODCRAWL_BENCH_LANGUAGE(ru, 4, "Подробнее"),
+    PODCRAWL_BENCH_LANGUAGE(zh, 4, "更多"),       PODCRAWL_BENCH_LANGUAGE(zht, 2, "更多"),
+    PODCRAWL_BENCH_LANGUAGE(hi, 3, "और पढ़ें"),      PODCRAWL_BENCH_LANGUAGE(id, 3, "Selengkapnya"),
+    PODCRAWL_BENCH_LANGUAGE(tr, 3, "Devamı"),     PODCRAWL_BENCH_LANGUAGE(it, 2, "Altro"),
+    PODCRAWL_BENCH_LANGUAGE(ko, 2, "더 보기"),    PODCRAWL_BENCH_LANGUAGE(pl, 2, "Więcej"),
+    PODCRAWL_BENCH_LANGUAGE(fa, 2, "بیشتر"),      PODCRAWL_BENCH_LANGUAGE(bn, 2, "আরও পড়ুন"),
+    PODCRAWL_BENCH_LANGUAGE(ur, 1, "مزید"),       PODCRAWL_BENCH_LANGUAGE(he, 1, "עוד")};
 
 #undef PODCRAWL_BENCH_LANGUAGE
 
@@ -693,6 +961,46 @@ const std::string& canonical_language(std::string_view declared) {
   return k_canonical.find(declared)->second;
 }
 
+// What the parser's language detection finds in a language's text: a feed without <language>,
+// all of the language's sentences and titles filled with its first words, parsed once per
+// language (empty when the text is too little to tell). Shows declare their language honestly,
+// so the parser files each under the declared tag, or under this when none is declared.
+const std::string& detected_language(const Language& language) {
+  static const std::map<const Language*, std::string> k_detected = [] {
+    std::map<const Language*, std::string> detected;
+    for (const Language& each : k_languages) {
+      const Slots slots{each.qualifiers[0], each.subjects[0], each.places[0],
+                        each.people[0],     each.topics[0],   7};
+      std::string items;
+      for (std::size_t i = 0; i < each.episode_titles.size(); ++i) {
+        const Slots episode{{},
+                            {},
+                            each.places[i % each.places.size()],
+                            each.people[i % each.people.size()],
+                            each.topics[i % each.topics.size()],
+                            static_cast<std::int64_t>(i + 1)};
+        std::string notes;
+        for (const auto pattern : each.episode_sentences) {
+          notes += escaped(fill(pattern, episode)) + " ";
+        }
+        items += "<item><title>" + escaped(fill(each.episode_titles[i], episode)) +
+                 "</title><description>" + escaped(notes) + "</description></item>";
+      }
+      std::string description;
+      for (const auto pattern : each.show_sentences) {
+        description += escaped(fill(pattern, slots)) + " ";
+      }
+      const std::string bytes = "<rss version=\"2.0\"><channel><title>" +
+                                escaped(fill(each.show_titles[0], slots)) +
+                                "</title><description>" + escaped(description) + "</description>" +
+                                items + "</channel></rss>";
+      detected.emplace(&each, feed::parse_feed(bytes, {}).show.detected_language.value_or(""));
+    }
+    return detected;
+  }();
+  return k_detected.find(&language)->second;
+}
+
 std::string padded(std::int64_t number) {
   char text[32];
   std::snprintf(text, sizeof text, "%06lld", static_cast<long long>(number));
@@ -891,6 +1199,12 @@ void add_show_fields(feed::Show& show, const ShowSpec& spec, const Language& lan
   if (!random.chance(4)) {
     show.language = canonical_language(random.pick(language.declared_tags));
   }
+  // As feed::parse_feed settles them: the text's language detected, the declared one in effect.
+  const std::string& detected = detected_language(language);
+  if (!detected.empty()) {
+    show.detected_language = detected;
+  }
+  show.effective_language = show.language.empty() ? detected : show.language;
   if (random.chance(85)) {
     show.image = "https://img.bench.example/show-" + id + "/cover-3000.jpg";
   }

@@ -31,7 +31,8 @@ std::string show_feed_url(std::int64_t number);
 std::optional<std::int64_t> show_number(std::string_view feed_url);
 
 // The show as feed::parse_feed would hand it to the store for the show's feed: titles, authors
-// and sanitized HTML descriptions in one of a dozen languages and scripts, the language tag as the
+// and sanitized HTML descriptions in one of the 20 languages of the site's locales (ar, bn, de, en,
+// es, fa, fr, he, hi, id, it, ja, ko, pl, pt-BR, ru, tr, ur, zh-CN, zh-TW), the language tag as the
 // parser canonicalizes the declared spelling ("pt-br" -> "pt-BR"; "jp" -> none), 1-3 categories,
 // and spec.episodes + spec.extra_episodes episodes, newest first, published over the months or
 // years before spec.now (extra episode j an hour before spec.now, plus j minutes). Deterministic:
