@@ -553,6 +553,11 @@ TextQuery text_query(std::string_view query, const Alternatives& alternatives) {
 }
 
 bool correctable(std::string_view term) {
+  if (std::all_of(term.begin(), term.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    return term.size() >= 5 &&
+           std::any_of(term.begin(), term.end(), [](char c) { return c < '0' || c > '9'; });
+  }
   const icu::UnicodeString unicode = unicode_of(term);
   if (unicode.countChar32() < 5) {
     return false;

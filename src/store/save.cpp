@@ -458,10 +458,11 @@ private:
   bool m_first = true;
 };
 
-// Appends the episode as the JSON object the write reads (json_to_recordset there).
-void append_episode_json(std::string& out, const feed::Episode& episode,
-                         std::optional<std::int64_t> id, const std::string& key,
-                         const std::string& slug, int position) {
+// Appends the episode as the JSON object the write reads (json_to_recordset there); returns
+// the index text of its title.
+std::string append_episode_json(std::string& out, const feed::Episode& episode,
+                                std::optional<std::int64_t> id, const std::string& key,
+                                const std::string& slug, int position) {
   const std::string description = storable_text(episode.description);
   JsonObjectWriter object(out);
   object.number("id", id);
@@ -478,7 +479,8 @@ void append_episode_json(std::string& out, const feed::Episode& episode,
   object.text("description", description);
   object.text("search_notes",
               search::index_text(search_notes(description, k_max_search_notes_bytes)));
-  object.text("search_title", search::index_text(episode.title));
+  std::string search_title = search::index_text(episode.title);
+  object.text("search_title", search_title);
   object.number("season", episode.season);
   object.number("episode", episode.episode);
   object.boolean("explicit", episode.explicit_content);
@@ -496,6 +498,7 @@ void append_episode_json(std::string& out, const feed::Episode& episode,
   object.json("itunes", namespace_json(episode.itunes));
   object.json("podcast", namespace_json(episode.podcast));
   object.number("position", position);
+  return search_title;
 }
 
 // The feed's episodes as one JSON array for the write: matched ones carry the id of the row
@@ -503,6 +506,7 @@ void append_episode_json(std::string& out, const feed::Episode& episode,
 struct EpisodeBatch {
   std::string episodes_json;
   std::int64_t new_episodes = 0;
+  std::string new_titles; // the new episodes' titles' index text, space-separated
 };
 
 EpisodeBatch episode_batch(StoredEpisodes stored, const feed::Show& show) {
@@ -532,7 +536,8 @@ EpisodeBatch episode_batch(StoredEpisodes stored, const feed::Show& show) {
     std::string slug = unique_slug(slug_base(episode.title, "episode"), stored.slugs);
     stored.slugs.insert(slug);
     ++batch.new_episodes;
-    append_episode_json(out, episode, std::nullopt, key, slug, position);
+    batch.new_titles += append_episode_json(out, episode, std::nullopt, key, slug, position);
+    batch.new_titles += ' ';
   }
   out += ']';
   return batch;
@@ -580,7 +585,7 @@ const std::string k_batch_values =
 // happened, and record the fetch in the feed's state and history.
 // Returns true when an episode was added, changed (its place in the list included) or removed.
 bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_t show_id,
-                              const EpisodeBatch& batch, const std::string& show_words,
+                              const EpisodeBatch& batch, const std::string& typo_words,
                               const FetchMeta& meta, std::int64_t now, std::int64_t next_fetch_at) {
   static const std::string k_sql =
       "WITH r AS ("
@@ -617,15 +622,11 @@ bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
       episode_search_vector("cfg.search_config", "r.search_title", "r.search_notes") +
       ", to_timestamp($3::bigint), to_timestamp($3::bigint), cfg.search_config"
       "  FROM r, cfg WHERE r.id IS NULL RETURNING 1),"
-      // The long words of the show's title and of new episodes' titles, where a query's word
-      // with a typo finds them; in one sorted statement, so two saves never deadlock on them.
-      " vocabulary AS ("
-      "  INSERT INTO search_words (word)"
-      "  SELECT DISTINCT w FROM (SELECT unnest(string_to_array($11::text, ' '))"
-      "   UNION ALL SELECT unnest(string_to_array(r.search_title, ' ')) FROM r WHERE r.id IS NULL"
-      "  ) t(w) WHERE " +
-      std::string(k_typo_word_condition) +
-      "  ORDER BY 1 ON CONFLICT DO NOTHING RETURNING 1),"
+      // The words of the show's title and of new episodes' titles a query's word with a typo
+      // may be corrected to ($11: typo_words_to_write).
+      " vocabulary AS (" +
+      write_typo_words("$11") +
+      " RETURNING 1),"
       " vanished AS ("
       "  UPDATE episodes e SET removed_at = to_timestamp($3::bigint),"
       "   updated_at = to_timestamp($3::bigint)"
@@ -670,7 +671,7 @@ bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
                  meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
                  bounded_text(meta.last_modified, k_max_error_bytes),
                  bounded_text(meta.content_hash, k_max_error_bytes), next_fetch_at,
-                 batch.new_episodes, show_words);
+                 batch.new_episodes, typo_words);
   return result.empty() || result[0][0].as<bool>();
 }
 
@@ -689,12 +690,15 @@ SaveOutcome Database::record_success(std::int64_t feed_id, const FetchMeta& meta
         feed.show_id ? save_show(txn, *feed.show_id, feed_id, values, categories, feed.active, now)
                      : attach_or_insert_show(txn, feed_id, values, categories, feed.active, now);
     const EpisodeBatch batch = episode_batch(std::move(stored.episodes), show);
-    const bool episodes_changed = write_episodes_and_fetch(
-        txn, feed_id, stored.id, batch, values.search_title, meta, now, next_fetch_at);
+    const std::string typo_words = typo_words_to_write(values.search_title + " " + batch.new_titles,
+                                                       m_impl->typo_words_written);
+    const bool episodes_changed = write_episodes_and_fetch(txn, feed_id, stored.id, batch,
+                                                           typo_words, meta, now, next_fetch_at);
     if (stored.changed || episodes_changed) {
       notify_show_changed(txn, stored.slug);
     }
     txn.commit();
+    remember_typo_words(typo_words, m_impl->typo_words_written);
     return SaveOutcome{stored.slug, batch.new_episodes};
   });
 }

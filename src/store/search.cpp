@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,53 @@ std::string show_search_vector(std::string_view config, std::string_view title,
 std::string episode_search_vector(std::string_view config, std::string_view title,
                                   std::string_view notes) {
   return weighted_vector(config, title, 'A') + " || " + weighted_vector(config, notes, 'C');
+}
+
+namespace {
+
+// Longest word written to search_words: a longer one is no title's word anyone types.
+constexpr std::size_t k_max_typo_word_bytes = 120;
+
+// The words of space-separated text, sorted, each once.
+std::set<std::string_view> distinct_words(std::string_view text) {
+  std::set<std::string_view> words;
+  for (std::size_t from = 0; from < text.size();) {
+    const std::size_t space = std::min(text.find(' ', from), text.size());
+    if (space > from) {
+      words.insert(text.substr(from, space - from));
+    }
+    from = space + 1;
+  }
+  return words;
+}
+
+} // namespace
+
+std::string typo_words_to_write(std::string_view index_texts,
+                                const std::unordered_set<std::string>& written) {
+  std::string out;
+  for (const auto word : distinct_words(index_texts)) {
+    if (word.size() <= k_max_typo_word_bytes && !written.contains(std::string(word)) &&
+        analysis::correctable(word)) {
+      out += out.empty() ? "" : " ";
+      out += word;
+    }
+  }
+  return out;
+}
+
+void remember_typo_words(std::string_view words, std::unordered_set<std::string>& written) {
+  for (const auto word : distinct_words(words)) {
+    if (written.size() >= k_remembered_typo_words) {
+      written.clear();
+    }
+    written.emplace(word);
+  }
+}
+
+std::string write_typo_words(std::string_view parameter) {
+  return "INSERT INTO search_words (word) SELECT w FROM unnest(string_to_array(" +
+         std::string(parameter) + "::text, ' ')) w ORDER BY 1 ON CONFLICT DO NOTHING";
 }
 
 namespace {
@@ -314,7 +362,8 @@ std::optional<SearchPage> Database::load_search_page(const std::string& query, s
 
 namespace {
 
-// The index text of shows and episodes, written from their stored text by reindex.
+// The index text of shows and episodes, written from their stored text by reindex, with the
+// words of their titles ($2) for typos.
 const std::string k_reindex_shows =
     "WITH v AS (SELECT * FROM json_to_recordset($1::json) AS v(id bigint, title text,"
     "  author text, notes text)),"
@@ -322,10 +371,7 @@ const std::string k_reindex_shows =
     "  UPDATE shows s SET search_title = v.title, search_author = v.author, search_notes = v.notes,"
     "   search_vector = " +
     show_search_vector("s.search_config", "v.title", "v.author", "v.notes") +
-    "  FROM v WHERE s.id = v.id RETURNING 1)"
-    " INSERT INTO search_words (word)"
-    " SELECT DISTINCT w FROM v, unnest(string_to_array(v.title, ' ')) w WHERE " +
-    std::string(k_typo_word_condition) + " ORDER BY 1 ON CONFLICT DO NOTHING";
+    "  FROM v WHERE s.id = v.id RETURNING 1) " + write_typo_words("$2");
 
 const std::string k_reindex_episodes =
     "WITH v AS (SELECT * FROM json_to_recordset($1::json) AS v(id bigint, title text,"
@@ -333,10 +379,7 @@ const std::string k_reindex_episodes =
     " rewritten AS ("
     "  UPDATE episodes e SET search_title = v.title, search_notes = v.notes, search_vector = " +
     episode_search_vector("e.search_config", "v.title", "v.notes") +
-    "  FROM v WHERE e.id = v.id RETURNING 1)"
-    " INSERT INTO search_words (word)"
-    " SELECT DISTINCT w FROM v, unnest(string_to_array(v.title, ' ')) w WHERE " +
-    std::string(k_typo_word_condition) + " ORDER BY 1 ON CONFLICT DO NOTHING";
+    "  FROM v WHERE e.id = v.id RETURNING 1) " + write_typo_words("$2");
 
 // Tries of a batch that lost a deadlock to a crawl writing the same rows.
 constexpr int k_reindex_tries = 3;
@@ -370,12 +413,16 @@ void Database::reindex(int batch, const std::function<void(std::int64_t, std::in
           break;
         }
         nlohmann::json values = nlohmann::json::array();
+        std::string titles;
         for (const auto& row : rows) {
           const auto description = row[shows ? 3 : 2].as<std::string>();
-          const auto title = row[1].as<std::string>();
+          const auto raw_title = row[1].as<std::string>();
+          const std::string title =
+              shows ? analysis::title_index_text(raw_title) : analysis::index_text(raw_title);
+          titles += title + " ";
           nlohmann::json value = {
               {"id", row[0].as<std::int64_t>()},
-              {"title", shows ? analysis::title_index_text(title) : analysis::index_text(title)},
+              {"title", title},
               {"notes", analysis::index_text(search_notes(description, k_max_search_notes_bytes))}};
           if (shows) {
             value["author"] = analysis::index_text(row[2].as<std::string>());
@@ -387,7 +434,8 @@ void Database::reindex(int batch, const std::function<void(std::int64_t, std::in
         for (int attempt = 1;; ++attempt) {
           try {
             pqxx::work txn(m_impl->connection);
-            txn.exec_params(shows ? k_reindex_shows : k_reindex_episodes, json);
+            txn.exec_params(shows ? k_reindex_shows : k_reindex_episodes, json,
+                            typo_words_to_write(titles));
             txn.commit();
             break;
           } catch (const pqxx::transaction_rollback&) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -34,9 +35,14 @@ inline constexpr std::size_t k_max_query_bytes = 500;
 // Most results one search returns.
 inline constexpr int k_max_search_results = 1000;
 
+// Words this connection wrote to search_words lately (typo_words_to_write), at most this many
+// (then forgotten at once).
+inline constexpr std::size_t k_remembered_typo_words = 100'000;
+
 struct Database::Impl {
   std::string redacted_url;
   pqxx::connection connection;
+  std::unordered_set<std::string> typo_words_written; // committed, at most k_remembered_...
 
   explicit Impl(const std::string& url);
 };
@@ -83,10 +89,18 @@ std::string show_search_vector(std::string_view config, std::string_view title,
 // The same for an episode, which has no author.
 std::string episode_search_vector(std::string_view config, std::string_view title,
                                   std::string_view notes);
-// The words of titles a query's word with a typo may be corrected to (table search_words): as
-// an SQL condition on `w`, 5 characters or more, not a number.
-inline constexpr const char* k_typo_word_condition =
-    "char_length(w) BETWEEN 5 AND 60 AND w !~ '^[0-9]+$'";
+// The words of index texts (search::index_text of titles) that a query's word with a typo may
+// be corrected to (table search_words: search::correctable ones), sorted, each once, and
+// space-separated; those in `written` are left out, as a crawl meets the same few again and
+// again.
+std::string typo_words_to_write(std::string_view index_texts,
+                                const std::unordered_set<std::string>& written = {});
+// Add words typo_words_to_write gave to `written`, once the transaction that wrote them
+// committed.
+void remember_typo_words(std::string_view words, std::unordered_set<std::string>& written);
+// The statement writing the words of $n (typo_words_to_write) to search_words, in their order,
+// so that two writers never deadlock on them.
+std::string write_typo_words(std::string_view parameter);
 
 // Ids as a PostgreSQL array literal ("{1,2,3}"), for a `$n::bigint[]` parameter.
 std::string id_array(const std::vector<std::int64_t>& ids);
