@@ -113,9 +113,11 @@ std::string in_language(std::string_view alias) {
 // episodes' ids (best first, at most $6), how it matched (2: its title, 1: its author or notes,
 // 0: only episodes), the shows found, the shows matched themselves, the episodes matched. At
 // most $2 shows and $2 episodes are ranked. Each row is matched by the query read in its own
-// search configuration; the text search indexes are read once, for the rows any of those
-// readings matches (their disjunction, any_q), in a subquery the planner keeps apart (OFFSET 0):
-// joined to the readings, it would read the index once per configuration.
+// search configuration (its `reading`); the text search indexes are read once, for the rows any
+// of those readings matches (their disjunction, any_q), in a subquery the planner keeps apart
+// (OFFSET 0), which hands its rows on one at a time until $2 have matched. Joined to the
+// readings instead, it read the index once per configuration, or read every row any reading
+// matched and tried each against all 29 readings.
 const std::string k_search_matches =
     "WITH q AS ("
     "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
@@ -127,19 +129,22 @@ const std::string k_search_matches =
     "  FROM (SELECT DISTINCT query FROM q WHERE numnode(query) > 0) d"
     "), shows_found AS ("
     "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
-    "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ q.query THEN 2 ELSE 1 END AS tier,"
-    "   ts_rank(s.search_vector, q.query) AS rank, NULL::timestamptz AS published"
-    "  FROM (SELECT * FROM shows s WHERE s.search_vector @@ (SELECT query FROM any_q)"
-    "   OFFSET 0) s JOIN q ON q.cfg = s.search_config"
-    "  WHERE s.search_vector @@ q.query AND s.active AND s.title <> '' AND " +
+    "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ s.reading THEN 2 ELSE 1 END AS tier,"
+    "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published"
+    "  FROM (SELECT s.id, s.search_vector, s.active, s.title, s.language_group,"
+    "         (SELECT q.query FROM q WHERE q.cfg = s.search_config) AS reading"
+    "        FROM shows s WHERE s.search_vector @@ (SELECT query FROM any_q) OFFSET 0) s"
+    "  WHERE s.search_vector @@ s.reading AND s.active AND s.title <> '' AND " +
     in_language("s") +
     "  LIMIT $2"
     "), episodes_found AS ("
-    "  SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, q.query),"
+    "  SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, e.reading),"
     "   e.published"
-    "  FROM (SELECT * FROM episodes e WHERE e.search_vector @@ (SELECT query FROM any_q)"
-    "   OFFSET 0) e JOIN q ON q.cfg = e.search_config JOIN shows s ON s.id = e.show_id"
-    "  WHERE e.search_vector @@ q.query"
+    "  FROM (SELECT e.id, e.show_id, e.search_vector, e.published, e.removed_at,"
+    "         (SELECT q.query FROM q WHERE q.cfg = e.search_config) AS reading"
+    "        FROM episodes e WHERE e.search_vector @@ (SELECT query FROM any_q) OFFSET 0) e"
+    "   JOIN shows s ON s.id = e.show_id"
+    "  WHERE e.search_vector @@ e.reading"
     // Not `removed_at IS NULL`: the planner would AND the text search index with a whole scan
     // of an index of current episodes (episodes_show_order_idx), which costs more than it saves.
     "   AND coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND s.title <> '' AND " +
