@@ -98,14 +98,45 @@ std::size_t character_count(std::string_view text) {
 }
 
 // How long one search may take before the database cancels it; a query made only of a
-// language's stop words is not worth a notice.
+// language's stop words is not worth a notice; and no JIT compilation: the planner's estimate
+// of the search's cost is far above its real cost, and compiling took 40 to 80 ms of a search
+// that runs in one to five.
 constexpr const char* k_search_settings =
     "SELECT set_config('statement_timeout', '3000', true),"
-    " set_config('client_min_messages', 'warning', true)";
+    " set_config('client_min_messages', 'warning', true), set_config('jit', 'off', true)";
 
 // Shows `alias` listed under the language $5 (l10n::language_group); every show when it is empty.
 std::string in_language(std::string_view alias) {
   return "($5::text = '' OR " + std::string(alias) + ".language_group = $5::text)";
+}
+
+// A reading of the query's words (next) that more than this many search configurations share
+// (the word as most languages leave it) is looked up in the text search index alone; one that
+// fewer share, in the index keyed by configuration too, once per configuration.
+constexpr int k_search_shared_reading = 8;
+
+// The rows of `table` (aliased `alias`, with `columns`, its search_config and the `reading` of
+// the query in that configuration) that their reading matches. First the rows any shared
+// reading (`shared`) matches, each kept if its own reading matches it (a French row found by
+// the prefix every reading holds); then the rows of the other readings' configurations, looked
+// up by configuration: a word that Danish, Dutch and German stem to a common English word
+// ("gardenig" to "garden") fetches no English row to reject it. OFFSET 0 keeps the planner
+// from reading the index once per configuration for the shared readings.
+std::string search_candidates(std::string_view table, std::string_view alias,
+                              std::string_view columns) {
+  const std::string a(alias);
+  const std::string from = std::string(columns) + ", " + a + ".search_config, ";
+  const std::string in = " FROM " + std::string(table) + " " + a + " WHERE ";
+  return "SELECT c.* FROM (SELECT " + from + "(SELECT q.query FROM q WHERE q.cfg = " + a +
+         ".search_config) AS reading" + in + a +
+         ".search_vector @@ (SELECT query FROM shared) OFFSET 0) c"
+         " WHERE c.search_vector @@ c.reading"
+         " UNION ALL SELECT c.* FROM readings r CROSS JOIN LATERAL (SELECT " +
+         from + "r.query AS reading" + in + a + ".search_config::oid = ANY(r.cfgs) AND " + a +
+         ".search_vector @@ r.query) c WHERE cardinality(r.cfgs) <= " +
+         std::to_string(k_search_shared_reading) +
+         " AND ((SELECT query FROM shared) IS NULL OR NOT c.search_vector @@ (SELECT query FROM "
+         "shared))";
 }
 
 // The shows matching the text search query (search::TextQuery: $1 the leading terms, $7 the
@@ -113,41 +144,43 @@ std::string in_language(std::string_view alias) {
 // episodes' ids (best first, at most $6), how it matched (2: its title, 1: its author or notes,
 // 0: only episodes), the shows found, the shows matched themselves, the episodes matched. At
 // most $2 shows and $2 episodes are ranked. Each row is matched by the query read in its own
-// search configuration (its `reading`); the text search indexes are read once, for the rows any
-// of those readings matches (their disjunction, any_q), in a subquery the planner keeps apart
-// (OFFSET 0), which hands its rows on one at a time until $2 have matched. Joined to the
-// readings instead, it read the index once per configuration, or read every row any reading
-// matched and tried each against all 29 readings.
+// search configuration: the distinct readings (`readings`, each with the configurations that
+// read the words so) are looked up as search_candidates says, the rows handed on one at a time
+// until $2 have matched. Read as one disjunction of every reading, a word one language stems to
+// another's common word fetched thousands of rows only to reject them (a search took 400 ms).
 const std::string k_search_matches =
     "WITH q AS ("
     "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
     "   (to_tsquery(c.oid::regconfig, $7::text) || to_tsquery('pg_catalog.simple', $8::text))"
     "   AS query"
     "  FROM pg_ts_config c"
-    "), any_q AS ("
-    "  SELECT string_agg('(' || d.query::text || ')', ' | ')::tsquery AS query"
-    "  FROM (SELECT DISTINCT query FROM q WHERE numnode(query) > 0) d"
+    "), readings AS ("
+    "  SELECT query, array_agg(cfg) AS cfgs FROM q WHERE numnode(query) > 0 GROUP BY query"
+    "), shared AS ("
+    "  SELECT string_agg('(' || query::text || ')', ' | ')::tsquery AS query FROM readings"
+    "  WHERE cardinality(cfgs) > " +
+    std::to_string(k_search_shared_reading) +
     "), shows_found AS ("
     "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
     "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ s.reading THEN 2 ELSE 1 END AS tier,"
     "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published"
-    "  FROM (SELECT s.id, s.search_vector, s.active, s.title, s.language_group,"
-    "         (SELECT q.query FROM q WHERE q.cfg = s.search_config) AS reading"
-    "        FROM shows s WHERE s.search_vector @@ (SELECT query FROM any_q) OFFSET 0) s"
-    "  WHERE s.search_vector @@ s.reading AND s.active AND s.title <> '' AND " +
+    "  FROM (" +
+    search_candidates("shows", "s", "s.id, s.search_vector, s.active, s.title, s.language_group") +
+    ") s"
+    "  WHERE s.active AND s.title <> '' AND " +
     in_language("s") +
     "  LIMIT $2"
     "), episodes_found AS ("
     "  SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, e.reading),"
     "   e.published"
-    "  FROM (SELECT e.id, e.show_id, e.search_vector, e.published, e.removed_at,"
-    "         (SELECT q.query FROM q WHERE q.cfg = e.search_config) AS reading"
-    "        FROM episodes e WHERE e.search_vector @@ (SELECT query FROM any_q) OFFSET 0) e"
+    "  FROM (" +
+    search_candidates("episodes", "e",
+                      "e.id, e.show_id, e.search_vector, e.published, e.removed_at") +
+    ") e"
     "   JOIN shows s ON s.id = e.show_id"
-    "  WHERE e.search_vector @@ e.reading"
     // Not `removed_at IS NULL`: the planner would AND the text search index with a whole scan
     // of an index of current episodes (episodes_show_order_idx), which costs more than it saves.
-    "   AND coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND s.title <> '' AND " +
+    "  WHERE coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND s.title <> '' AND " +
     in_language("s") +
     "  LIMIT $2"
     "), grouped AS ("
