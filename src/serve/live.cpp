@@ -415,19 +415,6 @@ struct LiveDirectory::Impl {
     return page;
   }
 
-  // Results depend on the words, so they are never cached; each answer is rendered at once and
-  // is stale as soon as a crawl stores something (max-age=0).
-  Page search_page(const Route& route, const std::string& words, std::int64_t at) {
-    return with_database([&](store::Database& database, render::Renderer& renderer) -> Page {
-      const auto results = database.load_search_page(words, route.page);
-      if (!results) {
-        return nullptr;
-      }
-      return make_page(std::move(renderer.search_page(*results, route.locale, at).html), k_html,
-                       wall_clock(), at, {});
-    });
-  }
-
   template <typename Work>
   Page with_database(Work&& work) {
     if (database_recently_failed()) {
@@ -482,6 +469,19 @@ struct LiveDirectory::Impl {
                                    {show_tag(route.slug)})
                        : nullptr;
       }
+      case Kind::search: {
+        // Any show's change may change the results (k_lists_tag). A client asks again each
+        // time (max-age=0) and is answered from memory, 304 when nothing changed.
+        const auto results = database.load_search_page(route.words, route.page);
+        if (!results) {
+          return nullptr;
+        }
+        auto rendered = renderer.search_page(*results, route.locale, at);
+        auto page = make_page(std::move(rendered.html), k_html, wall_clock(), rendered.expires_at,
+                              {k_lists_tag});
+        page->revalidate = true;
+        return page;
+      }
       case Kind::opml: {
         const auto show = database.load_show_page(route.slug, 1);
         std::string opml = show ? renderer.show_opml(show->show) : std::string();
@@ -518,10 +518,11 @@ struct LiveDirectory::Impl {
     }
     const std::int64_t max_age =
         std::clamp<std::int64_t>(page.expires_at - at, 0, options.config.max_age_seconds);
-    response.headers.emplace_back("Cache-Control", status != 200 ? std::string("no-cache")
-                                                   : page.immutable
-                                                       ? std::string(k_immutable_cache_control)
-                                                       : "max-age=" + std::to_string(max_age));
+    response.headers.emplace_back("Cache-Control",
+                                  status != 200     ? std::string("no-cache")
+                                  : page.immutable  ? std::string(k_immutable_cache_control)
+                                  : page.revalidate ? std::string("max-age=0")
+                                                    : "max-age=" + std::to_string(max_age));
     response.headers.emplace_back("Vary", "Accept-Encoding");
     add_security_headers(response);
     if (status == 200 && http::not_modified(request, etag, page.last_modified)) {
@@ -643,7 +644,6 @@ struct LiveDirectory::Impl {
     switch (route.kind) {
       case Kind::metrics:
       case Kind::report:
-      case Kind::search:
         return std::nullopt;
       case Kind::root:
       case Kind::redirect:
@@ -678,13 +678,6 @@ struct LiveDirectory::Impl {
       }
       case Kind::not_found:
         return not_found_answer(request, at);
-      case Kind::search: {
-        Page found = search_page(route, query_value(request.query, "q"), at);
-        if (found && http::coding_pending(*found, wanted_coding(request))) {
-          found = http::with_coding(*found, wanted_coding(request));
-        }
-        return found ? answer_page(request, *found, at, 200) : not_found_answer(request, at);
-      }
       default:
         break;
     }
@@ -734,7 +727,8 @@ LiveDirectory::LiveDirectory(LiveOptions options)
 LiveDirectory::~LiveDirectory() = default;
 
 std::optional<http::Response> LiveDirectory::answer_from_memory(const http::Request& request) {
-  const Route route = serve::route(request.path, m_impl->locales, m_impl->site_path);
+  const Route route =
+      request_route(request.path, request.query, m_impl->locales, m_impl->site_path);
   auto response = m_impl->answer_at_once(request, route, m_impl->now());
   if (response) {
     m_impl->observe(request, route, *response);
@@ -743,7 +737,8 @@ std::optional<http::Response> LiveDirectory::answer_from_memory(const http::Requ
 }
 
 http::Response LiveDirectory::answer_by_loading(const http::Request& request) {
-  const Route route = serve::route(request.path, m_impl->locales, m_impl->site_path);
+  const Route route =
+      request_route(request.path, request.query, m_impl->locales, m_impl->site_path);
   http::Response response;
   try {
     response = m_impl->answer(request, route, m_impl->now());

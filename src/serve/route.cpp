@@ -289,6 +289,16 @@ std::string query_value(std::string_view query, std::string_view name) {
   return {};
 }
 
+Route request_route(std::string_view path, std::string_view query,
+                    const std::vector<std::string>& locales, std::string_view site_path) {
+  Route result = route(path, locales, site_path);
+  if (result.kind == Route::Kind::search) {
+    result.words = query_value(query, "q");
+    result.key += "?q=" + result.words;
+  }
+  return result;
+}
+
 const char* to_string(Route::Kind kind) {
   switch (kind) {
     case Kind::root:

@@ -273,6 +273,14 @@ void LiveServe::expect_a_new_episode_on_the_live_pages(int port) {
     ASSERT_EQ(get(port, show_address()).body, before.body);
   }
   ASSERT_GT(cache_hits(port), 0);
+  // A search page is cached too, and answered from memory when asked again.
+  const std::string search = "/en/search/?q=brand-new";
+  const Answer found_before = get(port, search);
+  ASSERT_EQ(found_before.status, 200);
+  ASSERT_EQ(found_before.body.find(title), std::string::npos);
+  const long hits = cache_hits(port);
+  EXPECT_EQ(get(port, search).body, found_before.body);
+  EXPECT_EQ(cache_hits(port), hits + 1);
 
   m_tech->set(testing::tech_feed_with_new_episode(title), "\"tech-2\"");
   const auto crawled = run({"--allow-private-networks", "crawl", "--all"});
@@ -290,6 +298,8 @@ void LiveServe::expect_a_new_episode_on_the_live_pages(int port) {
   EXPECT_NE(after.header("etag"), before.header("etag"));
   EXPECT_NE(get(port, "/en/").body.find(title), std::string::npos);
   EXPECT_EQ(get(port, show_address(), {"If-None-Match: " + before.header("etag")}).status, 200);
+  // The change reached the cached search page too: the new episode is found.
+  EXPECT_NE(get(port, search).body.find(title), std::string::npos);
 }
 
 TEST_F(LiveServe, ACrawlThatStoresAnEpisodeChangesTheLivePagesWithoutARender) {

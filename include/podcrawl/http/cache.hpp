@@ -32,6 +32,7 @@ struct CachedPage {
   std::string content_type;
   std::vector<std::string> tags; // what it was made from, for invalidate_tag ("show:42")
   bool immutable = false;        // content-addressed: the same URL never names other bytes
+  bool revalidate = false; // sent with max-age=0 however long it is cached here (search pages)
 };
 
 // The bytes a page counts for against the cache's limit: its bodies, strings and tags.

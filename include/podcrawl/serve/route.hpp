@@ -33,6 +33,7 @@ struct Route {
   std::string locale;
   std::string slug;    // category slug, language tag or show slug
   std::string episode; // episode slug
+  std::string words;   // search: the query's q, as typed (see with_search_words)
   std::int64_t page = 1;
   std::string key;      // the page's canonical path below the site, e.g. "en/podcasts/x/": the
                         // cache key and the file `render` writes (with index.html)
@@ -50,6 +51,11 @@ inline constexpr std::int64_t k_max_page_number = 1'000'000'000;
 // `site_path` is the site URL's path ("" or "/dir"): requests outside it name nothing.
 Route route(std::string_view path, const std::vector<std::string>& locales,
             std::string_view site_path = {});
+
+// The route of a request: route() of its path, and for a search page the words of its query's q,
+// which the cache key then carries too ("en/search/?q=<words>").
+Route request_route(std::string_view path, std::string_view query,
+                    const std::vector<std::string>& locales, std::string_view site_path = {});
 
 // The value of field `name` of a query string as an HTML form sends it
 // (application/x-www-form-urlencoded: '+' is a space, %XX a byte; a malformed escape stays as it

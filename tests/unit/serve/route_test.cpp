@@ -136,6 +136,19 @@ TEST(QueryValue, DecodesTheFirstFieldAsAFormSendsIt) {
   EXPECT_EQ(query_value("q=a%2Bb%26c", "q"), "a+b&c");
 }
 
+TEST(RequestRoute, KeysASearchPageByItsWordsAndOtherPagesByTheirPathAlone) {
+  const Route search = request_route("/en/search/page/2/", "x=1&q=caf%C3%A9+au+lait", k_locales);
+  EXPECT_EQ(search.kind, Kind::search);
+  EXPECT_EQ(search.page, 2);
+  EXPECT_EQ(search.words, "caf\xC3\xA9 au lait");
+  EXPECT_EQ(search.key, "en/search/page/2/?q=caf\xC3\xA9 au lait");
+  EXPECT_NE(request_route("/en/search/", "q=a", k_locales).key,
+            request_route("/en/search/", "q=b", k_locales).key);
+  const Route show = request_route("/en/podcasts/hello-world/", "q=a", k_locales);
+  EXPECT_EQ(show.key, "en/podcasts/hello-world/");
+  EXPECT_TRUE(show.words.empty());
+}
+
 TEST(Route, SendsAFolderWithoutItsSlashToTheFolder) {
   const Route route = serve::route("/ar/podcasts/hello-world", k_locales);
   EXPECT_EQ(route.kind, Kind::redirect);
