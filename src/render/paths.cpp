@@ -1,36 +1,37 @@
+#include "podcrawl/render/layout.hpp"
 #include "render_internal.hpp"
 
 namespace podcrawl::render::internal {
 
 namespace {
 
-std::string paged(std::string base, std::int64_t page) {
-  if (page > 1) {
-    base += "page/" + std::to_string(page) + "/";
-  }
-  return base;
+using Kind = PagePath::Kind;
+
+std::string in_locale(Kind kind, std::string_view slug, std::int64_t page = 1) {
+  return locale_path_of(PagePath(kind, {}, std::string(slug), {}, page));
 }
 
 } // namespace
 
 std::string category_path(std::string_view slug, std::int64_t page) {
-  return paged("categories/" + std::string(slug) + "/", page);
+  return in_locale(Kind::category, slug, page);
 }
 
 std::string language_path(std::string_view tag, std::int64_t page) {
-  return paged("languages/" + std::string(tag) + "/", page);
+  return in_locale(Kind::language, tag, page);
 }
 
 std::string show_path(std::string_view slug, std::int64_t page) {
-  return paged("podcasts/" + std::string(slug) + "/", page);
+  return in_locale(Kind::show, slug, page);
 }
 
 std::string episode_path(std::string_view show_slug, std::string_view episode_slug) {
-  return show_path(show_slug) + std::string(episode_slug) + "/";
+  return locale_path_of(
+      PagePath(Kind::episode, {}, std::string(show_slug), std::string(episode_slug)));
 }
 
 std::string search_path(std::int64_t page) {
-  return paged("search/", page);
+  return in_locale(Kind::search, {}, page);
 }
 
 std::string search_query_suffix(std::string_view query) {
@@ -61,7 +62,7 @@ std::string list_path(const store::ShowListPage& list, std::int64_t page) {
 }
 
 std::string opml_path(std::string_view show_slug) {
-  return "opml/" + std::string(show_slug) + ".opml";
+  return path_of(PagePath(Kind::opml, {}, std::string(show_slug)));
 }
 
 } // namespace podcrawl::render::internal

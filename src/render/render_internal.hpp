@@ -12,18 +12,13 @@
 #include <vector>
 
 #include "podcrawl/l10n/localizer.hpp"
+#include "podcrawl/render/layout.hpp"
 #include "podcrawl/render/site.hpp"
 #include "podcrawl/store/pages.hpp"
 #include "podcrawl/store/records.hpp"
 #include "template_internal.hpp"
 
 namespace podcrawl::render::internal {
-
-// The page templates, read and parsed once, with their partials expanded.
-// The site's stylesheet and the language chooser's script: copied from the templates folder to
-// the site's root.
-constexpr std::string_view k_stylesheet_file = "site.css";
-constexpr std::string_view k_locale_script_file = "choose-locale.js";
 
 // Every page's Content-Security-Policy (a meta element, so it holds wherever the site is hosted):
 // the site's stylesheet, images from the site itself (its cover art), media from the web (the

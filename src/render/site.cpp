@@ -287,34 +287,6 @@ const std::string& Renderer::locale_script() const {
   return m_impl->templates.locale_script;
 }
 
-std::string Renderer::category_path(std::string_view slug, std::int64_t page) {
-  return internal::category_path(slug, page);
-}
-
-std::string Renderer::language_path(std::string_view tag, std::int64_t page) {
-  return internal::language_path(tag, page);
-}
-
-std::string Renderer::search_path(std::int64_t page) {
-  return internal::search_path(page);
-}
-
-std::string Renderer::show_path(std::string_view slug, std::int64_t page) {
-  return internal::show_path(slug, page);
-}
-
-std::string Renderer::episode_path(std::string_view show_slug, std::string_view episode_slug) {
-  return internal::episode_path(show_slug, episode_slug);
-}
-
-std::string Renderer::opml_path(std::string_view show_slug) {
-  return internal::opml_path(show_slug);
-}
-
-bool Renderer::is_page_segment(std::string_view segment) {
-  return internal::is_safe_slug(segment);
-}
-
 namespace {
 
 // Most page jobs waiting for a render thread: the loader blocks beyond this, so memory holds a
@@ -583,7 +555,7 @@ struct SiteWriter::Impl {
   }
 
   void write_page(const std::string& locale, const std::string& path, const std::string& html) {
-    files.write(locale + "/" + path + "index.html", html);
+    files.write(file_in(locale + "/" + path), html);
     ++pages;
   }
 
@@ -641,10 +613,10 @@ struct SiteWriter::Impl {
   void prune_show(const internal::ShowRecord& record) {
     std::set<std::string> expected;
     for (std::int64_t page = 1; page <= record.pages; ++page) {
-      expected.insert(internal::show_path(record.slug, page) + "index.html");
+      expected.insert(file_in(internal::show_path(record.slug, page)));
     }
     for (const auto& episode : record.episodes) {
-      expected.insert(internal::episode_path(record.slug, episode) + "index.html");
+      expected.insert(file_in(internal::episode_path(record.slug, episode)));
     }
     for (const auto& locale : renderer.locales()) {
       const std::string prefix = locale + "/";
@@ -661,7 +633,7 @@ struct SiteWriter::Impl {
   void prune_lists() {
     std::set<std::string> expected;
     for (const auto& path : list_paths) {
-      expected.insert(path + "index.html");
+      expected.insert(file_in(path));
     }
     for (const auto& locale : renderer.locales()) {
       const std::string prefix = locale + "/";
@@ -829,11 +801,12 @@ RenderSummary SiteWriter::publish(const std::string& snapshot) {
   auto& impl = *m_impl;
   impl.pool.drain();
   auto& renderer = impl.renderer;
-  impl.write(std::string(internal::k_stylesheet_file), renderer.stylesheet());
-  impl.write(std::string(internal::k_locale_script_file), renderer.locale_script());
-  impl.write("index.html", renderer.root_page());
+  impl.write(path_of(PagePath(PagePath::Kind::stylesheet)), renderer.stylesheet());
+  impl.write(path_of(PagePath(PagePath::Kind::script)), renderer.locale_script());
+  impl.write(file_of(PagePath(PagePath::Kind::chooser)), renderer.root_page());
   for (const auto& locale : renderer.locales()) {
-    impl.write(locale + "/404.html", renderer.not_found_page(locale));
+    impl.write(path_of(PagePath(PagePath::Kind::not_found, locale)),
+               renderer.not_found_page(locale));
   }
   std::vector<internal::ShowRecord> records = impl.pending_records();
   if (impl.updating()) {

@@ -8,7 +8,6 @@ namespace podcrawl::render::internal {
 
 namespace {
 
-constexpr std::size_t k_max_slug_length = 200;
 constexpr std::size_t k_max_language_tag_length = 35;
 constexpr std::size_t k_max_url_length = 2048;
 constexpr std::int64_t k_last_plausible_time = 253402300799; // 9999-12-31T23:59:59Z
@@ -32,15 +31,7 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
 } // namespace
 
 bool is_safe_slug(std::string_view slug) {
-  if (slug.empty() || slug.size() > k_max_slug_length || slug.front() == '-') {
-    return false;
-  }
-  for (const char c : slug) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
-      return false;
-    }
-  }
-  return true;
+  return is_page_segment(slug);
 }
 
 std::string language_tag_or_empty(std::string_view language) {

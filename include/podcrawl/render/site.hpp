@@ -80,21 +80,8 @@ public:
   const std::string& stylesheet() const;
   const std::string& locale_script() const;
 
-  // Locale-relative paths of the pages ("" is the locale's home; others end in '/'): a list's
-  // page n at <list>/page/<n>/.
-  static std::string category_path(std::string_view slug, std::int64_t page = 1);
-  static std::string language_path(std::string_view tag, std::int64_t page = 1);
-  static std::string show_path(std::string_view slug, std::int64_t page = 1);
-  static std::string episode_path(std::string_view show_slug, std::string_view episode_slug);
-  static std::string search_path(std::int64_t page = 1);
   // The default of SiteOptions::max_page_lifetime.
   static constexpr std::int64_t k_max_lifetime = 86400;
-  static constexpr std::string_view k_stylesheet_file = "site.css";
-  static constexpr std::string_view k_locale_script_file = "choose-locale.js";
-  // Where a show's OPML file lives, relative to the site root.
-  static std::string opml_path(std::string_view show_slug);
-  // True when `segment` may be a path segment of a page: lower-case ASCII letters, digits, '-'.
-  static bool is_page_segment(std::string_view segment);
 
 private:
   struct Impl;

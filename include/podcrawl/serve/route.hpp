@@ -7,9 +7,9 @@
 
 namespace podcrawl::serve {
 
-// What a request path names in the live directory: the pages of the SPEC's site layout (the
-// same addresses `render` writes files at, `…/index.html` included), the site's assets,
-// /metrics and /admin/report.
+// What a request path names in the live directory: the pages of the site's layout
+// (render::parse_path, the same addresses `render` writes files at, `…/index.html` included),
+// /metrics and /admin/report; a page's folder without its '/' is sent to the folder.
 struct Route {
   enum class Kind {
     root,           // "/": the language chooser, or a redirect by Accept-Language
@@ -42,8 +42,6 @@ struct Route {
 
 // Longest request path read; a longer one names nothing.
 inline constexpr std::size_t k_max_path_bytes = 2048;
-// Highest page number of a list addressed; no list is that long.
-inline constexpr std::int64_t k_max_page_number = 1'000'000'000;
 
 // Route a request path as the client sent it (percent-encoded, without the query). Every
 // segment must decode to a page segment (lower-case ASCII letters, digits, '-'), so "..",
