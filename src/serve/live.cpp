@@ -439,7 +439,8 @@ struct LiveDirectory::Impl {
 
   // Last-Modified is when the page was built from the database (the wall clock, whatever
   // --now says): a later change of its data is always a later time.
-  static Page html_page(render::RenderedPage rendered, std::vector<std::string> tags) {
+  static std::shared_ptr<http::CachedPage> html_page(render::RenderedPage rendered,
+                                                     std::vector<std::string> tags) {
     return make_page(std::move(rendered.html), k_html, wall_clock(), rendered.expires_at,
                      std::move(tags));
   }
@@ -476,9 +477,7 @@ struct LiveDirectory::Impl {
         if (!results) {
           return nullptr;
         }
-        auto rendered = renderer.search_page(*results, route.locale, at);
-        auto page = make_page(std::move(rendered.html), k_html, wall_clock(), rendered.expires_at,
-                              {k_lists_tag});
+        auto page = html_page(renderer.search_page(*results, route.locale, at), {k_lists_tag});
         page->revalidate = true;
         return page;
       }

@@ -36,17 +36,6 @@ std::optional<std::string> percent_decoded(std::string_view path) {
   return out;
 }
 
-std::vector<std::string_view> split(std::string_view path) {
-  std::vector<std::string_view> segments;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const std::size_t end = std::min(path.find('/', start), path.size());
-    segments.push_back(path.substr(start, end - start));
-    start = end + 1;
-  }
-  return segments;
-}
-
 Kind kind_of(render::PagePath::Kind kind) {
   using Page = render::PagePath::Kind;
   switch (kind) {
@@ -107,16 +96,8 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
   if (page_path == "index.html" || page_path.ends_with("/index.html")) {
     page_path.remove_suffix(std::string_view("index.html").size());
   }
-  const std::vector<std::string_view> parts = split(page_path);
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    if (parts[i].empty() || parts[i] == "." || parts[i] == "..") {
-      return result;
-    }
-  }
-  const std::string_view last = parts.back();
-  if (last == "." || last == "..") {
-    return result;
-  }
+  // Empty, "." and ".." segments are no page's (render::parse_path refuses them).
+  const std::string_view last = page_path.substr(page_path.rfind('/') + 1);
   if (page_path == "metrics" || page_path == "admin/report") {
     result.kind = page_path == "metrics" ? Kind::metrics : Kind::report;
     result.key = *decoded;
