@@ -5,8 +5,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -18,6 +16,7 @@
 #include "podcrawl/http/cache.hpp"
 #include "podcrawl/http/conditional.hpp"
 #include "podcrawl/http/encoding.hpp"
+#include "podcrawl/serve/answer.hpp"
 #include "podcrawl/serve/negotiate.hpp"
 #include "podcrawl/serve/route.hpp"
 #include "podcrawl/store/changes.hpp"
@@ -29,10 +28,6 @@ namespace podcrawl::serve {
 namespace {
 
 using Kind = Route::Kind;
-using Page = std::shared_ptr<const http::CachedPage>;
-
-constexpr const char* k_html = "text/html; charset=utf-8";
-constexpr std::int64_t k_never = std::numeric_limits<std::int64_t>::max();
 // How long the change listener waits per call, and before it reconnects after a failure.
 constexpr auto k_listen_interval = std::chrono::milliseconds(500);
 constexpr auto k_reconnect_delay = std::chrono::seconds(2);
@@ -50,8 +45,6 @@ constexpr std::int64_t k_stats_lifetime_seconds = 15;
 // of the 503 page.
 constexpr auto k_database_retry = std::chrono::seconds(2);
 constexpr const char* k_unavailable_retry_after = "5";
-// A cover art file's Cache-Control: its URL names its bytes for good.
-constexpr std::string_view k_immutable_cache_control = "public, max-age=31536000, immutable";
 // Largest art file answered; the crawler's renditions are far smaller.
 constexpr std::uintmax_t k_max_art_file_bytes = 16 * 1024 * 1024;
 // The tag of every list page (home, categories, languages): any change of a show may change them.
@@ -68,54 +61,6 @@ std::int64_t wall_clock() {
 
 std::string show_tag(std::string_view slug) {
   return "show:" + std::string(slug);
-}
-
-// The entity tag of one coding of a page: distinct for each, as RFC 9110 asks of strong tags.
-std::string coded_etag(const std::string& etag, http::ContentCoding coding) {
-  if (coding == http::ContentCoding::identity || etag.size() < 2) {
-    return etag;
-  }
-  return etag.substr(0, etag.size() - 1) + "-" + http::to_string(coding) + "\"";
-}
-
-// A page whose compressed codings are made when a request first asks for each.
-std::shared_ptr<http::CachedPage> make_page(std::string body, const char* content_type,
-                                            std::int64_t now, std::int64_t expires_at,
-                                            std::vector<std::string> tags, int status = 200) {
-  auto page = http::page_of(std::move(body));
-  page->status = status;
-  page->etag = http::strong_etag(*page->identity);
-  page->last_modified = now;
-  page->expires_at = expires_at;
-  page->content_type = content_type;
-  page->tags = std::move(tags);
-  return page;
-}
-
-// A page kept for the server's whole run, outside the cache: every coding made at once.
-Page make_lasting_page(std::string body, const char* content_type) {
-  Page page = make_page(std::move(body), content_type, 0, k_never, {});
-  for (const auto coding : {http::ContentCoding::gzip, http::ContentCoding::brotli}) {
-    page = http::with_coding(*page, coding);
-  }
-  return page;
-}
-
-void add_security_headers(http::Response& response) {
-  // The pages carry their own Content-Security-Policy; a header can also forbid framing them,
-  // and no answer is to be sniffed into another type.
-  response.headers.emplace_back("Content-Security-Policy", "frame-ancestors 'none'");
-  response.headers.emplace_back("X-Content-Type-Options", "nosniff");
-}
-
-http::Response plain_answer(int status, std::string text) {
-  http::Response response;
-  response.status = status;
-  response.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
-  response.headers.emplace_back("Cache-Control", "no-store");
-  response.body = std::make_shared<const std::string>(std::move(text));
-  add_security_headers(response);
-  return response;
 }
 
 } // namespace
@@ -391,27 +336,12 @@ struct LiveDirectory::Impl {
     if (options.site.art_dir.empty()) {
       return nullptr;
     }
-    const std::filesystem::path file = options.site.art_dir / route.slug;
-    std::error_code error;
-    const auto size = std::filesystem::file_size(file, error);
-    if (error || size > k_max_art_file_bytes) {
-      return nullptr;
+    auto page = file_page(options.site.art_dir / route.slug, "image/webp", k_max_art_file_bytes);
+    if (page) {
+      page->gzip_pending = false;
+      page->brotli_pending = false;
+      page->immutable = true;
     }
-    std::ifstream in(file, std::ios::binary);
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
-      return nullptr;
-    }
-    const auto modified = std::filesystem::last_write_time(file, error);
-    const std::int64_t last_modified =
-        error ? -1
-              : std::chrono::duration_cast<std::chrono::seconds>(
-                    std::chrono::file_clock::to_sys(modified).time_since_epoch())
-                    .count();
-    auto page = make_page(std::move(bytes), "image/webp", last_modified, k_never, {});
-    page->gzip_pending = false;
-    page->brotli_pending = false;
-    page->immutable = true;
     return page;
   }
 
@@ -496,79 +426,14 @@ struct LiveDirectory::Impl {
 
   // ---- writing the answer ----
 
-  static http::ContentCoding wanted_coding(const http::Request& request) {
-    return http::choose_coding(request.header("Accept-Encoding"));
-  }
-
   http::Response answer_page(const http::Request& request, const http::CachedPage& page,
                              std::int64_t at, int status) const {
-    http::ContentCoding coding = wanted_coding(request);
-    std::shared_ptr<const std::string> body = http::body_in(page, coding);
-    if (!body) { // not worth sending compressed, or not made
-      coding = http::ContentCoding::identity;
-      body = page.identity;
-    }
-    http::Response response;
-    response.status = status;
-    const std::string etag = coded_etag(page.etag, coding);
-    response.headers.emplace_back("ETag", etag);
-    if (page.last_modified > 0) {
-      response.headers.emplace_back("Last-Modified", http::http_date(page.last_modified));
-    }
-    const std::int64_t max_age =
-        std::clamp<std::int64_t>(page.expires_at - at, 0, options.config.max_age_seconds);
-    response.headers.emplace_back("Cache-Control",
-                                  status != 200     ? std::string("no-cache")
-                                  : page.immutable  ? std::string(k_immutable_cache_control)
-                                  : page.revalidate ? std::string("max-age=0")
-                                                    : "max-age=" + std::to_string(max_age));
-    response.headers.emplace_back("Vary", "Accept-Encoding");
-    add_security_headers(response);
-    if (status == 200 && http::not_modified(request, etag, page.last_modified)) {
-      response.status = 304;
-      return response;
-    }
-    response.headers.emplace_back("Content-Type", page.content_type);
-    if (coding != http::ContentCoding::identity) {
-      response.headers.emplace_back("Content-Encoding", http::to_string(coding));
-    }
-    response.body = std::move(body);
-    return response;
-  }
-
-  // A page answered in place of the one asked for (the 404 or 503 page of `pages`), in the
-  // locale the path names, else the visitor's language, else the first locale.
-  http::Response notice_answer(const http::Request& request,
-                               const std::map<std::string, Page>& pages, std::int64_t at,
-                               int status) const {
-    const std::string locale =
-        not_found_locale(request.path.substr(std::min(site_path.size(), request.path.size())),
-                         request.header("Accept-Language"), locales);
-    http::Response response = answer_page(request, *pages.at(locale), at, status);
-    response.headers.emplace_back("Vary", "Accept-Language");
-    return response;
+    return page_answer(request, page, at, status, options.config.max_age_seconds);
   }
 
   http::Response not_found_answer(const http::Request& request, std::int64_t at) const {
-    return notice_answer(request, not_found, at, 404);
-  }
-
-  http::Response root_answer(const http::Request& request, std::int64_t at) const {
-    const std::string accept_language = request.header("Accept-Language");
-    const std::string locale =
-        accept_language.empty() ? std::string() : negotiate_locale(accept_language, locales);
-    if (locale.empty()) {
-      http::Response response = answer_page(request, *root, at, 200);
-      response.headers.emplace_back("Vary", "Accept-Language");
-      return response;
-    }
-    http::Response response;
-    response.status = 302;
-    response.headers.emplace_back("Location", site_path + "/" + locale + "/");
-    response.headers.emplace_back("Vary", "Accept-Language");
-    response.headers.emplace_back("Cache-Control", "no-cache");
-    add_security_headers(response);
-    return response;
+    return notice_answer(request, not_found, locales, site_path, at, 404,
+                         options.config.max_age_seconds);
   }
 
   http::Response metrics_answer(const http::Request& request, std::int64_t at) {
@@ -661,20 +526,13 @@ struct LiveDirectory::Impl {
   http::Response answer(const http::Request& request, const Route& route, std::int64_t at) {
     switch (route.kind) {
       case Kind::root:
-        return root_answer(request, at);
+        return root_answer(request, *root, locales, site_path, at, options.config.max_age_seconds);
       case Kind::metrics:
         return metrics_answer(request, at);
       case Kind::report:
         return report_answer(request, at);
-      case Kind::redirect: {
-        http::Response response;
-        response.status = 301;
-        response.headers.emplace_back("Location", request.query.empty()
-                                                      ? route.location
-                                                      : route.location + "?" + request.query);
-        add_security_headers(response);
-        return response;
-      }
+      case Kind::redirect:
+        return moved_answer(request, route.location);
       case Kind::not_found:
         return not_found_answer(request, at);
       default:
@@ -703,7 +561,8 @@ struct LiveDirectory::Impl {
       metrics.count_stale();
       return response;
     }
-    http::Response response = notice_answer(request, unavailable, at, 503);
+    http::Response response = notice_answer(request, unavailable, locales, site_path, at, 503,
+                                            options.config.max_age_seconds);
     response.headers.emplace_back("Retry-After", k_unavailable_retry_after);
     return response;
   }

@@ -185,12 +185,15 @@ def free_port():
 def served_site(podcrawl, site_dir):
     """`podcrawl serve` on a free loopback port; yields its base URL once it listens."""
     port = free_port()
+    # Its access log goes to a file: a pipe nobody reads would stall the server once full.
+    log = tempfile.TemporaryFile(mode="w+")
     process = subprocess.Popen([podcrawl, "serve", "--dir", str(site_dir), "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         line = process.stdout.readline()  # "serving DIR at http://..." once it is bound
         if "serving" not in line:
-            raise RuntimeError(f"podcrawl serve did not start: {line} {process.stderr.read()}")
+            log.seek(0)
+            raise RuntimeError(f"podcrawl serve did not start: {line} {log.read()}")
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()

@@ -149,6 +149,20 @@ protected:
     return std::stoi(out->substr(colon + 1));
   }
 
+  // Start `serve --dir site` on a free port; the port it listens on.
+  int start_files(const std::filesystem::path& site) {
+    const auto config = m_dir.path() / "files.toml";
+    testing::write_file(config, "[serve]\naccess_log = false\n");
+    m_files = std::make_unique<testing::ChildProcess>(
+        command({"--config", config.string(), "serve", "--dir", site.string(), "--port", "0"}));
+    const auto out = m_files->wait_for_output("/\n", 60s);
+    if (!out) {
+      ADD_FAILURE() << "serve --dir did not start";
+      return 0;
+    }
+    return std::stoi(out->substr(out->rfind(':') + 1));
+  }
+
   std::string show_address() const { return "/en/podcasts/" + m_tech_slug + "/"; }
   std::filesystem::path art_config() const { return m_dir.path() / "art.toml"; }
   std::string art_lines() const {
@@ -160,6 +174,7 @@ protected:
   std::shared_ptr<testing::ChangingFeed> m_tech = std::make_shared<testing::ChangingFeed>();
   std::string m_tech_slug;
   std::unique_ptr<testing::ChildProcess> m_serve;
+  std::unique_ptr<testing::ChildProcess> m_files;
 };
 
 TEST_F(LiveServe, AnswersEveryFileRenderWritesWithTheSameBytes) {
@@ -207,6 +222,95 @@ TEST_F(LiveServe, AnswersEveryFileRenderWritesWithTheSameBytes) {
   EXPECT_EQ(missing.body, read_file(site / "ar" / "404.html"));
   const Answer html = get(port, show_address());
   EXPECT_EQ(html.header("content-type"), "text/html; charset=utf-8");
+}
+
+TEST_F(LiveServe, ServesARenderedSiteAsFilesWithTheLiveDirectorysAnswers) {
+  const auto site = m_dir.path() / "site";
+  const auto rendered = run({"--config", art_config().string(), "render", "--out", site.string(),
+                             "--locales", "ar,en", "--now", k_now});
+  ASSERT_EQ(rendered.status, 0) << rendered.out;
+  testing::write_file(site / ".hidden", "not for clients");
+  testing::write_file(site / "en" / "notes.txt", "not of the layout");
+  const int live = start_serve();
+  const int files = start_files(site);
+  ASSERT_NE(live, 0);
+  ASSERT_NE(files, 0);
+
+  int compared = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(site)) {
+    const std::string relative = std::filesystem::relative(entry.path(), site).string();
+    if (!entry.is_regular_file() || relative.starts_with("sitemap") || relative == "en/notes.txt" ||
+        relative == ".hidden") {
+      continue;
+    }
+    const Answer from_files = get(files, address_of(relative));
+    const Answer from_live = get(live, address_of(relative));
+    ASSERT_EQ(from_files.status, 200) << relative;
+    EXPECT_EQ(from_files.body, read_file(entry.path())) << relative;
+    for (const char* header :
+         {"content-type", "content-security-policy", "x-content-type-options", "vary"}) {
+      EXPECT_EQ(from_files.header(header), from_live.header(header)) << relative << " " << header;
+    }
+    EXPECT_EQ(from_files.header("cache-control"),
+              relative.starts_with("art/") ? "public, max-age=31536000, immutable" : "max-age=0")
+        << relative;
+    ++compared;
+  }
+  EXPECT_GE(compared, 2 * (1 + 2 + 2 + 3 + 84 + 1) + 3);
+  const Answer sitemap = get(files, "/sitemap.xml");
+  EXPECT_EQ(sitemap.status, 200);
+  EXPECT_EQ(sitemap.header("content-type"), "application/xml; charset=utf-8");
+  EXPECT_EQ(sitemap.body, read_file(site / "sitemap.xml"));
+
+  // The same answers where no file is: 404 pages, redirects, the root by language.
+  for (const std::string& path :
+       std::vector<std::string>{"/ar/podcasts/no-such-show/", "/en/search/", "/metrics",
+                                "/en/notes.txt", "/.hidden", "/en/podcasts/" + m_tech_slug}) {
+    const Answer from_files = get(files, path);
+    const Answer from_live = get(live, path);
+    if (path == "/en/search/" || path == "/metrics") { // the live directory's own
+      EXPECT_EQ(from_files.status, 404) << path;
+      continue;
+    }
+    EXPECT_EQ(from_files.status, from_live.status) << path;
+    EXPECT_EQ(from_files.body, from_live.body) << path;
+    EXPECT_EQ(from_files.header("location"), from_live.header("location")) << path;
+  }
+  const Answer arabic_root = get(files, "/", {"Accept-Language: ar-EG, en;q=0.5"});
+  EXPECT_EQ(arabic_root.status, 302);
+  EXPECT_EQ(arabic_root.header("location"), "/ar/");
+  EXPECT_EQ(get(files, "/ar/no/such/page/").body, read_file(site / "ar" / "404.html"));
+
+  // Validators and codings.
+  const Answer page = get(files, show_address());
+  const std::string etag = page.header("etag");
+  ASSERT_TRUE(etag.starts_with('"')) << etag;
+  EXPECT_EQ(get(files, show_address(), {"If-None-Match: " + etag}).status, 304);
+  EXPECT_EQ(
+      get(files, show_address(), {"If-Modified-Since: " + page.header("last-modified")}).status,
+      304);
+  const Answer gzipped = get(files, show_address(), {"Accept-Encoding: gzip"});
+  ASSERT_EQ(gzipped.header("content-encoding"), "gzip");
+  EXPECT_EQ(gunzip(gzipped.body), page.body);
+  const Answer brotli = get(files, show_address(), {"Accept-Encoding: br"});
+  ASSERT_EQ(brotli.header("content-encoding"), "br");
+  EXPECT_EQ(unbrotli(brotli.body), page.body);
+
+  // Nothing outside the layout, and nothing beside the site (the render's state).
+  for (const std::string path :
+       {"/../.site.state/state", "/%2e%2e/.site.state/state", "/en/../../.site.state/state",
+        "/.site.state/state", "/en/%2E%2E/%2E%2E/etc/passwd", "/site.css/../../../etc/passwd"}) {
+    const Answer answer = get(files, path);
+    EXPECT_TRUE(answer.status == 404 || answer.status == 400) << path << " " << answer.status;
+    EXPECT_EQ(answer.body.find("root:"), std::string::npos) << path;
+  }
+
+  // A file a render changes is answered anew.
+  const auto stylesheet = site / "site.css";
+  const std::string before = get(files, "/site.css").body;
+  std::filesystem::remove(stylesheet);
+  testing::write_file(stylesheet, before + "/* changed */\n");
+  EXPECT_EQ(get(files, "/site.css").body, before + "/* changed */\n");
 }
 
 TEST_F(LiveServe, RevalidatesWithItsValidatorsAndNegotiatesTheCoding) {
