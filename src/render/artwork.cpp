@@ -75,3 +75,17 @@ std::string artwork_url(const Site& site, const std::optional<store::StoredArtwo
 }
 
 } // namespace podcrawl::render::internal
+
+namespace podcrawl::render {
+
+std::vector<std::string> art_files(const std::optional<store::StoredArtwork>& artwork) {
+  std::vector<std::string> files;
+  if (internal::has_artwork(artwork)) {
+    for (const store::ArtRendition& rendition : artwork->renditions) {
+      files.push_back(store::art_file_name(artwork->content_hash, rendition.width));
+    }
+  }
+  return files;
+}
+
+} // namespace podcrawl::render

@@ -100,14 +100,11 @@ std::string relative_link(std::string_view from_path, std::string_view to_path) 
 }
 
 std::string page_url(const Site& site, std::string_view tag, std::string_view path) {
-  return site.site_url + "/" + std::string(tag) + "/" + std::string(path);
+  return render::page_url(site.site_url, tag, path);
 }
 
 std::string default_url(const Site& site, std::string_view path) {
-  if (path.empty()) {
-    return site.site_url + "/";
-  }
-  return page_url(site, site.localizers.front().tag(), path);
+  return render::default_url(site.site_url, site.localizers.front().tag(), path);
 }
 
 Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_view path,

@@ -218,4 +218,21 @@ std::optional<PagePath> parse_path(std::string_view path, const std::vector<std:
   return parse_locale_folder({parts.begin() + 1, parts.end()}, std::move(page));
 }
 
+std::string page_url(std::string_view site_url, std::string_view locale, std::string_view path) {
+  std::string url(site_url);
+  url += '/';
+  url += locale;
+  url += '/';
+  url += path;
+  return url;
+}
+
+std::string default_url(std::string_view site_url, std::string_view first_locale,
+                        std::string_view path) {
+  if (path.empty()) {
+    return std::string(site_url) + "/";
+  }
+  return page_url(site_url, first_locale, path);
+}
+
 } // namespace podcrawl::render

@@ -72,6 +72,14 @@ std::string file_of(const PagePath& page);
 // The file of a path as path_of or locale_path_of makes it: itself, or a folder's index.html.
 std::string file_in(std::string_view path);
 
+// The absolute URL of a page of a locale: the site's URL (absolute, no trailing '/'), the
+// locale, and the page's locale_path_of.
+std::string page_url(std::string_view site_url, std::string_view locale, std::string_view path);
+// The page's URL for a visitor of no known language (hreflang x-default): the language chooser
+// for the home page (an empty path), else the page in the site's first locale.
+std::string default_url(std::string_view site_url, std::string_view first_locale,
+                        std::string_view path);
+
 // The page at a path as path_of makes it (decoded, below the site's root, no leading '/'), in
 // one of `locales`; nullopt for any other path: a segment that is not lower-case ASCII letters,
 // digits and '-' (not first), "page/1/", a page number with a leading zero, a folder without its

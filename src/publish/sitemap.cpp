@@ -1,8 +1,11 @@
 #include <cstdlib>
 
-#include "render_internal.hpp"
+#include "podcrawl/html/escape.hpp"
+#include "podcrawl/render/layout.hpp"
 
-namespace podcrawl::render::internal {
+#include "publish_internal.hpp"
+
+namespace podcrawl::publish::internal {
 
 namespace {
 
@@ -16,14 +19,19 @@ constexpr std::string_view k_urlset_open =
     "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
 constexpr std::string_view k_urlset_close = "</urlset>\n";
 
-std::string alternate_links(const Site& site, std::string_view path) {
+std::string escape_xml(std::string_view text) {
+  return html::escaped(text, html::k_escape_xml);
+}
+
+std::string alternate_links(const std::vector<std::string>& locales, const std::string& site_url,
+                            std::string_view path) {
   std::string links;
-  for (const auto& localizer : site.localizers) {
-    links += "    <xhtml:link rel=\"alternate\" hreflang=\"" + escape_xml(localizer.tag()) +
-             "\" href=\"" + escape_xml(page_url(site, localizer.tag(), path)) + "\"/>\n";
+  for (const auto& locale : locales) {
+    links += "    <xhtml:link rel=\"alternate\" hreflang=\"" + escape_xml(locale) + "\" href=\"" +
+             escape_xml(render::page_url(site_url, locale, path)) + "\"/>\n";
   }
   links += "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"" +
-           escape_xml(default_url(site, path)) + "\"/>\n";
+           escape_xml(render::default_url(site_url, locales.front(), path)) + "\"/>\n";
   return links;
 }
 
@@ -31,12 +39,12 @@ std::string url_entry(const std::string& location, const std::string& alternates
   return "  <url>\n    <loc>" + escape_xml(location) + "</loc>\n" + alternates + "  </url>\n";
 }
 
-std::string sitemap_index(const Site& site, std::size_t parts) {
+std::string sitemap_index(const std::string& site_url, std::size_t parts) {
   std::string index =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
   for (std::size_t part = 1; part <= parts; ++part) {
-    index += "  <sitemap><loc>" + escape_xml(site.site_url) + "/sitemap-" + std::to_string(part) +
+    index += "  <sitemap><loc>" + escape_xml(site_url) + "/sitemap-" + std::to_string(part) +
              ".xml</loc></sitemap>\n";
   }
   return index + "</sitemapindex>\n";
@@ -48,20 +56,23 @@ std::string part_name(std::size_t part) {
 
 } // namespace
 
-SitemapWriter::SitemapWriter(const Site& site, SiteFiles& files) : m_site(site), m_files(files) {
+SitemapWriter::SitemapWriter(std::vector<std::string> locales, std::string site_url,
+                             SiteFiles& files)
+    : m_locales(std::move(locales)), m_site_url(std::move(site_url)), m_files(files) {
   m_part = k_urlset_open;
   // The language chooser first.
-  m_part += url_entry(default_url(site, ""), alternate_links(site, ""));
+  m_part += url_entry(render::default_url(m_site_url, m_locales.front(), ""),
+                      alternate_links(m_locales, m_site_url, ""));
   m_urls_in_part = 1;
 }
 
 void SitemapWriter::add(std::string_view path) {
-  const std::string alternates = alternate_links(m_site, path);
-  for (const auto& localizer : m_site.localizers) {
+  const std::string alternates = alternate_links(m_locales, m_site_url, path);
+  for (const auto& locale : m_locales) {
     if (m_urls_in_part == k_max_urls_per_sitemap) {
       flush();
     }
-    m_part += url_entry(page_url(m_site, localizer.tag(), path), alternates);
+    m_part += url_entry(render::page_url(m_site_url, locale, path), alternates);
     ++m_urls_in_part;
   }
 }
@@ -82,7 +93,7 @@ std::size_t SitemapWriter::finish() {
     if (m_urls_in_part > 0) {
       flush();
     }
-    m_files.write("sitemap.xml", sitemap_index(m_site, m_parts));
+    m_files.write("sitemap.xml", sitemap_index(m_site_url, m_parts));
     files += m_parts;
   }
   // Parts a larger previous render left behind.
@@ -97,4 +108,4 @@ std::size_t SitemapWriter::finish() {
   return files;
 }
 
-} // namespace podcrawl::render::internal
+} // namespace podcrawl::publish::internal

@@ -4,12 +4,13 @@
 #include <sstream>
 
 #include "podcrawl/core/hash.hpp"
-#include "render_internal.hpp"
+#include "podcrawl/render/layout.hpp"
+#include "publish_internal.hpp"
 
 // The state a render leaves beside the site (staging.cpp), in plain text: `state` as key=value
 // lines, `shows` as one tab-separated line per show in slug order.
 
-namespace podcrawl::render::internal {
+namespace podcrawl::publish::internal {
 namespace {
 
 namespace fs = std::filesystem;
@@ -65,7 +66,7 @@ std::optional<ShowRecord> parse_show_record(std::string_view line) {
     }
     start = tab + 1;
   }
-  if (fields.size() != 4 || !is_safe_slug(fields[0])) {
+  if (fields.size() != 4 || !render::is_page_segment(fields[0])) {
     return std::nullopt;
   }
   const auto expires_at = number(fields[1]);
@@ -83,7 +84,7 @@ std::optional<ShowRecord> parse_show_record(std::string_view line) {
   return record;
 }
 
-std::string render_fingerprint(const SiteOptions& options, std::string_view site_url) {
+std::string render_fingerprint(const render::SiteOptions& options, std::string_view site_url) {
   std::string text = "podcrawl-site-1\n";
   for (const auto& locale : options.locales) {
     text += "locale " + locale + " " + file_hash(options.locales_dir / (locale + ".toml")) + "\n";
@@ -146,4 +147,4 @@ std::optional<RenderState> read_render_state(const fs::path& file) {
   return state;
 }
 
-} // namespace podcrawl::render::internal
+} // namespace podcrawl::publish::internal

@@ -14,7 +14,7 @@
 
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/files.hpp"
-#include "render_internal.hpp"
+#include "publish_internal.hpp"
 
 // How a render changes the published site without ever leaving half of it, and without touching
 // every file each time. Beside the site at <parent>/<name> live:
@@ -33,7 +33,7 @@
 // leaves the published site as it was (the next render discards the staging); a kill while
 // applying leaves every file whole, and the next render finishes applying before it starts.
 
-namespace podcrawl::render::internal {
+namespace podcrawl::publish::internal {
 namespace {
 
 namespace fs = std::filesystem;
@@ -344,4 +344,16 @@ void SiteFiles::apply_update() {
   fs::remove_all(m_update, error);
 }
 
-} // namespace podcrawl::render::internal
+// True when `file` already holds exactly `content`.
+bool holds(const fs::path& file, std::string_view content) {
+  std::error_code error;
+  if (std::filesystem::file_size(file, error) != content.size() || error) {
+    return false;
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::string existing(content.size(), '\0');
+  in.read(existing.data(), static_cast<std::streamsize>(existing.size()));
+  return in && existing == content;
+}
+
+} // namespace podcrawl::publish::internal

@@ -1,4 +1,4 @@
-#include "podcrawl/render/site.hpp"
+#include "podcrawl/publish/site.hpp"
 #include "podcrawl/core/config.hpp"
 
 #include <gtest/gtest.h>
@@ -26,10 +26,13 @@
 #include "podcrawl/l10n/localizer.hpp"
 #include "support/temp_dir.hpp"
 
+// The exported site as SiteWriter writes it, and the pages it holds as render::Renderer makes them.
 namespace podcrawl::render {
 namespace {
 
 namespace fs = std::filesystem;
+using publish::SiteWriter;
+using publish::Summary;
 
 const fs::path k_source_dir = podcrawl::core::source_dir();
 const std::string k_site_url = "https://podcasts.example";
@@ -173,7 +176,7 @@ std::string lower(std::string text) {
 
 // The page models a store holding `shows` hands over, built here by hand (the store's own are
 // tested against PostgreSQL in tests/unit/store/pages_test.cpp), written by a SiteWriter.
-RenderSummary render_site(std::vector<store::StoredShow> shows, const TestOptions& options) {
+Summary render_site(std::vector<store::StoredShow> shows, const TestOptions& options) {
   std::erase_if(shows, [](const auto& s) { return !s.active || s.show.title.empty(); });
   std::sort(shows.begin(), shows.end(),
             [](const auto& a, const auto& b) { return a.slug < b.slug; });
@@ -276,7 +279,7 @@ protected:
   }
 
   testing::TempDir m_dir;
-  RenderSummary m_summary;
+  Summary m_summary;
 };
 
 TEST_F(RenderedSite, WritesTheSpecLayout) {
@@ -496,7 +499,7 @@ TEST(RenderSite, CountsCoverArtMissingFromTheArtFolder) {
   const testing::TempDir empty_art;
   TestOptions options = options_for(dir.path() / "site");
   options.site.art_dir = empty_art.path();
-  const RenderSummary summary = render_site({hello_world_tech()}, options);
+  const Summary summary = render_site({hello_world_tech()}, options);
   EXPECT_EQ(summary.missing_art, 3);
   EXPECT_FALSE(fs::exists(dir.path() / "site" / "art"));
 }
