@@ -17,6 +17,7 @@
 #include "podcrawl/http/conditional.hpp"
 #include "podcrawl/http/encoding.hpp"
 #include "podcrawl/serve/answer.hpp"
+#include "podcrawl/serve/fresh_cache.hpp"
 #include "podcrawl/serve/negotiate.hpp"
 #include "podcrawl/serve/route.hpp"
 #include "podcrawl/store/changes.hpp"
@@ -47,8 +48,6 @@ constexpr auto k_database_retry = std::chrono::seconds(2);
 constexpr const char* k_unavailable_retry_after = "5";
 // Largest art file answered; the crawler's renditions are far smaller.
 constexpr std::uintmax_t k_max_art_file_bytes = 16 * 1024 * 1024;
-// The tag of every list page (home, categories, languages): any change of a show may change them.
-constexpr const char* k_lists_tag = "lists";
 
 // Thrown instead of trying the database again moments after it could not be reached.
 struct DatabaseResting : store::ConnectionLost {
@@ -59,10 +58,6 @@ std::int64_t wall_clock() {
   return static_cast<std::int64_t>(std::time(nullptr));
 }
 
-std::string show_tag(std::string_view slug) {
-  return "show:" + std::string(slug);
-}
-
 } // namespace
 
 struct LiveDirectory::Impl {
@@ -71,7 +66,7 @@ struct LiveDirectory::Impl {
   std::string site_path;
   internal::Pool<store::Database> databases;
   internal::Pool<render::Renderer> renderers;
-  http::PageCache cache;
+  FreshCache cache;
   internal::Metrics metrics;
   // Pages that never change while the server runs: the language chooser, assets, 404 pages.
   Page root;
@@ -80,17 +75,6 @@ struct LiveDirectory::Impl {
   std::map<std::string, Page> not_found;
   std::map<std::string, Page> unavailable; // the 503 page of each locale
 
-  // A page rendered from a snapshot older than an announcement must not be cached: the
-  // listener bumps `generation` and invalidates under `invalidation`; a renderer caches only if
-  // the generation it started from is still current, checked under the same mutex.
-  // While changes go unheard (`listening` false) the cache is not answered from: pages are
-  // loaded for each request, and what memory holds (the pages cached before, and those loaded
-  // since) is kept only to answer stale while the database is unreachable (stale-if-error,
-  // RFC 5861). Hearing changes again empties the cache.
-  std::mutex invalidation;
-  std::uint64_t generation = 0;
-  bool listening = false;
-  std::condition_variable listening_started;
   // When the database last could not be reached (steady clock, nanoseconds since its epoch);
   // k_reached: not since it was last reached.
   static constexpr std::int64_t k_reached = std::numeric_limits<std::int64_t>::min();
@@ -131,8 +115,7 @@ struct LiveDirectory::Impl {
     // Until the listener hears the database, nothing can be cached; wait for it a little so
     // that the first requests are cached (and keep their validators), but do not fail a start
     // that cannot hear the database: the listener keeps trying, and pages are rendered anyway.
-    std::unique_lock lock(invalidation);
-    if (!listening_started.wait_for(lock, k_listen_start_wait, [this] { return listening; })) {
+    if (!cache.wait_until_listening(k_listen_start_wait)) {
       spdlog::warn(
           "serve: the database's changes are not heard yet; pages are not cached until "
           "they are");
@@ -166,7 +149,7 @@ struct LiveDirectory::Impl {
             error.what());
         databases.discard_idle(); // a restart broke them too: the next load connects anew
       }
-      set_listening(false);
+      cache.set_listening(false);
       pause(k_reconnect_delay);
     }
   }
@@ -174,11 +157,11 @@ struct LiveDirectory::Impl {
   // The primary announces each changed show (LISTEN/NOTIFY).
   void hear(std::stop_token stop) {
     store::DirectoryChanges changes(options.database_url);
-    set_listening(true);
+    cache.set_listening(true);
     while (!stop.stop_requested()) {
       const auto slugs = changes.wait(k_listen_interval);
       if (!slugs.empty()) {
-        invalidate(slugs);
+        cache.invalidate(slugs);
       }
     }
   }
@@ -188,48 +171,15 @@ struct LiveDirectory::Impl {
   template <typename Pause>
   void poll(store::Database& database, std::stop_token stop, Pause pause) {
     std::string snapshot = database.directory_snapshot();
-    set_listening(true);
+    cache.set_listening(true);
     while (!stop.stop_requested()) {
       pause(k_poll_interval);
       std::string next = database.directory_snapshot();
       const auto slugs = database.shows_changed_since(snapshot);
       if (!slugs.empty()) {
-        invalidate(slugs);
+        cache.invalidate(slugs);
       }
       snapshot = std::move(next);
-    }
-  }
-
-  void set_listening(bool on) {
-    std::lock_guard lock(invalidation);
-    ++generation;
-    listening = on;
-    if (on) {
-      cache.clear(); // what was cached while changes went unheard may be stale
-    }
-    listening_started.notify_all();
-  }
-
-  void invalidate(const std::vector<std::string>& slugs) {
-    std::lock_guard lock(invalidation);
-    ++generation;
-    for (const auto& slug : slugs) {
-      cache.invalidate_tag(show_tag(slug));
-    }
-    cache.invalidate_tag(k_lists_tag);
-  }
-
-  std::pair<std::uint64_t, bool> current_generation() {
-    std::lock_guard lock(invalidation);
-    return {generation, listening};
-  }
-
-  // Unheard (not listening), the page is kept only as the stale copy for the database's
-  // absence.
-  void cache_if_current(const std::string& key, const Page& page, std::uint64_t started) {
-    std::lock_guard lock(invalidation);
-    if (generation == started) {
-      cache.insert(key, page);
     }
   }
 
@@ -239,8 +189,7 @@ struct LiveDirectory::Impl {
     if (route.kind == Kind::art) {
       return true;
     }
-    std::lock_guard lock(invalidation);
-    return listening;
+    return cache.listening();
   }
 
   static std::int64_t steady_now() {
@@ -290,7 +239,7 @@ struct LiveDirectory::Impl {
     if (!answerable_from_memory(route)) {
       return nullptr;
     }
-    Page cached = cache.find(route.key, at);
+    Page cached = cache.pages().find(route.key, at);
     return cached && !http::coding_pending(*cached, coding) ? cached : nullptr;
   }
 
@@ -302,13 +251,14 @@ struct LiveDirectory::Impl {
     if (Page lasting = lasting_page(route)) {
       return lasting;
     }
-    const auto started = current_generation().first;
-    if (auto cached = answerable_from_memory(route) ? cache.find(route.key, at, false) : nullptr) {
+    const auto started = cache.generation();
+    if (auto cached =
+            answerable_from_memory(route) ? cache.pages().find(route.key, at, false) : nullptr) {
       if (!http::coding_pending(*cached, coding)) {
         return cached;
       }
       Page coded = http::with_coding(*cached, coding);
-      cache.replace(route.key, cached.get(), coded);
+      cache.pages().replace(route.key, cached.get(), coded);
       return coded;
     }
     Page rendered = render_page(route, at);
@@ -316,7 +266,7 @@ struct LiveDirectory::Impl {
       rendered = http::with_coding(*rendered, coding);
     }
     if (rendered) {
-      cache_if_current(route.key, rendered, started);
+      cache.cache_if_current(route.key, rendered, started);
     }
     return rendered;
   }
@@ -380,13 +330,14 @@ struct LiveDirectory::Impl {
     switch (route.kind) {
       case Kind::home:
         return html_page(renderer.home_page(database.load_home_page(), route.locale, at),
-                         {k_lists_tag});
+                         {std::string(k_lists_tag)});
       case Kind::category:
       case Kind::language: {
         const auto list = route.kind == Kind::category
                               ? database.load_category_page(route.slug, route.page)
                               : database.load_language_page(route.slug, route.page);
-        return list ? html_page(renderer.list_page(*list, route.locale, at), {k_lists_tag})
+        return list ? html_page(renderer.list_page(*list, route.locale, at),
+                                {std::string(k_lists_tag)})
                     : nullptr;
       }
       case Kind::show: {
@@ -407,7 +358,8 @@ struct LiveDirectory::Impl {
         if (!results) {
           return nullptr;
         }
-        auto page = html_page(renderer.search_page(*results, route.locale, at), {k_lists_tag});
+        auto page =
+            html_page(renderer.search_page(*results, route.locale, at), {std::string(k_lists_tag)});
         page->revalidate = true;
         return page;
       }
@@ -458,7 +410,7 @@ struct LiveDirectory::Impl {
       }
       figures = stats;
     }
-    http::Response response = plain_answer(200, metrics.text(cache, figures));
+    http::Response response = plain_answer(200, metrics.text(cache.pages(), figures));
     response.headers.front().second = "text/plain; version=0.0.4; charset=utf-8";
     return response;
   }
@@ -546,7 +498,7 @@ struct LiveDirectory::Impl {
   // its Age (stale-if-error, RFC 5861); else the locale's 503 page with Retry-After.
   http::Response unreachable_answer(const http::Request& request, const Route& route,
                                     std::int64_t at) {
-    const Page stale = route.key.empty() ? nullptr : cache.find_stale(route.key);
+    const Page stale = route.key.empty() ? nullptr : cache.pages().find_stale(route.key);
     if (stale && stale->status == 200) {
       http::Response response = answer_page(request, *stale, at, 200);
       for (auto& [name, value] : response.headers) {
