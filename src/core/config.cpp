@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <iterator>
 #include <limits>
@@ -12,6 +11,7 @@
 
 #include <toml++/toml.h>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/error.hpp"
 
 namespace podcrawl::core {
@@ -272,9 +272,7 @@ constexpr std::pair<std::string_view, std::optional<int> HostRule::*> k_host_rul
 void read_host_rules(const Reader& reader, const toml::table& hosts, CrawlConfig& crawl) {
   for (const auto& [name, node] : hosts) {
     HostRule rule;
-    rule.host = std::string(name.str());
-    std::transform(rule.host.begin(), rule.host.end(), rule.host.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    rule.host = ascii_lower(name.str());
     while (!rule.host.empty() && rule.host.back() == '.') {
       rule.host.pop_back();
     }

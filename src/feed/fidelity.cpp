@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fidelity_internal.hpp"
+#include "podcrawl/core/ascii.hpp"
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
 
@@ -26,13 +27,9 @@ constexpr std::size_t k_max_reference_body = 32;
 // Mojibake decoded twice upstream is undone twice; more is not seen in feeds.
 constexpr int k_max_mojibake_rounds = 3;
 
-bool is_ascii_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+using core::is_ascii_digit;
 
-bool is_hex_digit(char c) {
-  return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+using core::is_hex_digit;
 
 // The Windows-1252 byte of a character, as a decoder that read the byte would have made it:
 // its own 27 characters for 0x80..0x9F, and the code point itself below U+0100 (Latin-1

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "podcrawl/core/ascii.hpp"
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
 
@@ -19,17 +20,11 @@ constexpr std::size_t k_max_reference_length = 32;
 constexpr std::string_view k_utf8_declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 constexpr std::array<std::string_view, 5> k_xml_entities = {"amp", "lt", "gt", "quot", "apos"};
 
-bool is_ascii_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+using core::is_ascii_alpha;
 
-bool is_ascii_digit(char c) {
-  return c >= '0' && c <= '9';
-}
+using core::is_ascii_digit;
 
-bool is_hex_digit(char c) {
-  return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+using core::is_hex_digit;
 
 bool is_xml_char(std::uint32_t code) {
   return code == 0x9 || code == 0xa || code == 0xd || (code >= 0x20 && code <= 0xd7ff) ||

@@ -110,30 +110,6 @@ std::string normalize(std::string_view text, bool keep_breaks) {
 
 } // namespace
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
-bool iequals(std::string_view left, std::string_view right) {
-  return left.size() == right.size() && ascii_lower(left) == ascii_lower(right);
-}
-
 bool is_valid_utf8(std::string_view bytes) {
   constexpr std::uint64_t k_high_bits = 0x8080808080808080u;
   std::size_t i = 0;

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "podcrawl/core/ascii.hpp"
+
 namespace podcrawl::feed {
 
 // Longest single-line field (title, author, guid, URL) kept, in bytes.
@@ -11,14 +13,13 @@ inline constexpr std::size_t k_max_line_bytes = 4096;
 // Longest description kept before sanitizing, in bytes.
 inline constexpr std::size_t k_max_markup_bytes = 512 * 1024;
 
-// Return the text without leading and trailing ASCII whitespace.
-std::string_view trim(std::string_view text);
-
-// Return the text with ASCII letters lowered.
-std::string ascii_lower(std::string_view text);
-
-// True when both texts are equal ignoring ASCII case.
-bool iequals(std::string_view left, std::string_view right);
+// Text without ASCII white space at its ends (core::trim), with its ASCII letters lowered, and
+// compared ignoring ASCII case: the rules of the feed's markup, core's.
+using core::ascii_lower;
+using core::trim;
+inline bool iequals(std::string_view left, std::string_view right) {
+  return core::equals_ignoring_ascii_case(left, right);
+}
 
 // True when the bytes are well-formed UTF-8.
 bool is_valid_utf8(std::string_view bytes);

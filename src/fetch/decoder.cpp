@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdint>
 
 #include "decoder_internal.hpp"
+#include "podcrawl/core/ascii.hpp"
 
 namespace podcrawl::fetch::detail {
 
@@ -222,16 +222,7 @@ private:
 };
 
 std::string normalized(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
+  return core::ascii_lower(core::trim(text));
 }
 
 } // namespace

@@ -3,9 +3,9 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <cctype>
 #include <mutex>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/net/address.hpp"
 #include "podcrawl/net/url.hpp"
@@ -68,16 +68,6 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   return 0;
 }
 
-std::string trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return std::string(text);
-}
-
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* state = static_cast<HopState*>(user);
   const std::size_t bytes = size * count;
@@ -100,10 +90,8 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   if (colon == std::string_view::npos) {
     return bytes;
   }
-  std::string name(line.substr(0, colon));
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  std::string value = trim(line.substr(colon + 1));
+  const std::string name = core::ascii_lower(line.substr(0, colon));
+  std::string value(core::trim(line.substr(colon + 1)));
   if (name == "content-type") {
     state->content_type = std::move(value);
   } else if (name == "etag") {
@@ -308,8 +296,7 @@ std::optional<std::int64_t> parse_retry_after(const std::string& value, std::int
   if (value.empty()) {
     return std::nullopt;
   }
-  if (std::all_of(value.begin(), value.end(),
-                  [](unsigned char c) { return std::isdigit(c) != 0; })) {
+  if (std::all_of(value.begin(), value.end(), [](char c) { return core::is_ascii_digit(c); })) {
     if (value.size() > 9) {
       return std::nullopt;
     }

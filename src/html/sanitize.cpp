@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "podcrawl/net/url.hpp"
 #include "sanitize_internal.hpp"
@@ -35,16 +36,6 @@ bool has_token(std::string_view list, std::string_view token) {
     list = space == std::string_view::npos ? std::string_view{} : list.substr(space + 1);
   }
   return false;
-}
-
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
 }
 
 // Estimates the parser's stack of open elements from tags alone: implicit closing of
@@ -127,23 +118,23 @@ private:
 std::size_t nesting_cut(std::string_view html) {
   constexpr std::size_t k_max_name_length = 32;
   constexpr std::size_t k_max_key_length = 256;
-  auto is_alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   OpenElementCounter counter;
   for (std::size_t i = html.find('<'); i != std::string_view::npos; i = html.find('<', i)) {
     std::size_t start = i++;
     bool closing = i < html.size() && html[i] == '/';
     i += closing ? 1 : 0;
-    if (i >= html.size() || !is_alpha(html[i])) {
+    if (i >= html.size() || !core::is_ascii_alpha(html[i])) {
       continue;
     }
     std::size_t name_end = std::min(html.find_first_of(" \t\n\r\f/>", i), html.size());
-    std::string name = lower_ascii(html.substr(i, std::min(name_end - i, k_max_name_length)));
+    std::string name = core::ascii_lower(html.substr(i, std::min(name_end - i, k_max_name_length)));
     if (closing) {
       counter.end(name);
       continue;
     }
     std::size_t tag_end = std::min(html.find('>', i), html.size());
-    std::string key = lower_ascii(html.substr(start, std::min(tag_end - start, k_max_key_length)));
+    std::string key =
+        core::ascii_lower(html.substr(start, std::min(tag_end - start, k_max_key_length)));
     counter.start(std::move(name), std::move(key));
     if (counter.count() > k_max_open_tags) {
       return start;
@@ -287,10 +278,8 @@ namespace {
 using internal::AttributeKind;
 using internal::find_rule;
 using internal::has_token;
-using internal::lower_ascii;
 using internal::TagRule;
 using internal::text_to_html;
-using internal::trim_ascii;
 
 constexpr std::string_view k_ellipsis = "\u2026";
 
@@ -398,7 +387,8 @@ std::optional<std::string> safe_url(std::string_view value, std::string_view bas
       url && (url->scheme == "http" || url->scheme == "https")) {
     return net::to_string(*url);
   }
-  if (allow_mailto && resolved.size() > 7 && lower_ascii(resolved.substr(0, 7)) == "mailto:") {
+  if (allow_mailto && resolved.size() > 7 &&
+      core::ascii_lower(resolved.substr(0, 7)) == "mailto:") {
     return "mailto:" + resolved.substr(7);
   }
   return std::nullopt;
@@ -421,7 +411,7 @@ public:
     }
   }
 
-  std::string take() { return std::string(trim_ascii(m_out)); }
+  std::string take() { return std::string(core::trim(m_out, core::k_html_space)); }
 
 private:
   void write_node(const GumboNode* node, std::size_t depth) {
@@ -480,7 +470,7 @@ private:
 };
 
 std::string plain_text_to_html(const GumboNode* root) {
-  return text_to_html(trim_ascii(collect_text(root)));
+  return text_to_html(core::trim(collect_text(root), core::k_html_space));
 }
 
 // Text whose runs of white space (Unicode's White_Space) are each one space, with none at either
@@ -589,16 +579,6 @@ const TagRule* find_rule(GumboTag tag) {
   auto found = std::find_if(rules.begin(), rules.end(),
                             [tag](const TagRule& rule) { return rule.tag == tag; });
   return found == rules.end() ? nullptr : &*found;
-}
-
-std::string_view trim_ascii(std::string_view text) {
-  while (!text.empty() && is_ascii_space(text.front())) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && is_ascii_space(text.back())) {
-    text.remove_suffix(1);
-  }
-  return text;
 }
 
 std::string text_to_html(std::string_view text) {
@@ -748,11 +728,11 @@ std::vector<std::string> find_feed_links(std::string_view html, std::string_view
     if (rel == nullptr || type == nullptr || href == nullptr) {
       continue;
     }
-    std::string rel_words = lower_ascii(rel->value);
+    std::string rel_words = core::ascii_lower(rel->value);
     std::replace_if(rel_words.begin(), rel_words.end(), is_ascii_space, ' ');
-    std::string media_type = lower_ascii(type->value);
-    std::string_view essence =
-        trim_ascii(std::string_view(media_type).substr(0, media_type.find(';')));
+    std::string media_type = core::ascii_lower(type->value);
+    std::string_view essence = core::trim(
+        std::string_view(media_type).substr(0, media_type.find(';')), core::k_html_space);
     if (!has_token(rel_words, "alternate") ||
         (essence != "application/rss+xml" && essence != "application/atom+xml")) {
       continue;

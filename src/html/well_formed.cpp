@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "sanitize_internal.hpp"
@@ -25,25 +26,9 @@ namespace {
 constexpr std::size_t k_max_name_length = 16;
 constexpr std::size_t k_max_code_point_digits = 7;
 
-bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_alnum(char c) {
-  return is_alpha(c) || is_digit(c);
-}
-bool is_hex_digit(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 // Space inside a tag; carriage return and form feed are left to the parser.
 bool is_tag_space(char c) {
   return c == ' ' || c == '\t' || c == '\n';
-}
-
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 bool is_block_level(Placement placement) {
@@ -93,12 +78,12 @@ public:
       return std::move(m_out);
     }
     if (m_plain) {
-      return text_to_html(trim_ascii(m_out));
+      return text_to_html(core::trim(m_out, core::k_html_space));
     }
     for (auto open = m_open.rbegin(); open != m_open.rend(); ++open) {
       m_out.append("</").append((*open)->name).append(">");
     }
-    return std::string(trim_ascii(m_out));
+    return std::string(core::trim(m_out, core::k_html_space));
   }
 
 private:
@@ -151,7 +136,7 @@ private:
   bool read_reference(std::size_t& at, std::string& decoded) const {
     decoded.clear();
     std::size_t start = at + 1;
-    if (start == m_html.size() || (!is_alnum(m_html[start]) && m_html[start] != '#')) {
+    if (start == m_html.size() || (!core::is_ascii_alnum(m_html[start]) && m_html[start] != '#')) {
       decoded += '&';
       ++at;
       return true;
@@ -160,7 +145,8 @@ private:
       return read_numeric_reference(start + 1, at, decoded);
     }
     std::size_t end = start;
-    while (end < m_html.size() && is_alnum(m_html[end]) && end - start <= k_max_name_length) {
+    while (end < m_html.size() && core::is_ascii_alnum(m_html[end]) &&
+           end - start <= k_max_name_length) {
       ++end;
     }
     if (end == m_html.size() || m_html[end] != ';') {
@@ -186,10 +172,12 @@ private:
     at += hex ? 1 : 0;
     std::size_t digits_start = at;
     char32_t code = 0;
-    while (at < m_html.size() && (hex ? is_hex_digit(m_html[at]) : is_digit(m_html[at])) &&
+    while (at < m_html.size() &&
+           (hex ? core::is_hex_digit(m_html[at]) : core::is_ascii_digit(m_html[at])) &&
            at - digits_start < k_max_code_point_digits) {
-      char c = lower(m_html[at]);
-      code = code * (hex ? 16 : 10) + static_cast<char32_t>(is_digit(c) ? c - '0' : c - 'a' + 10);
+      char c = core::ascii_lower(m_html[at]);
+      code = code * (hex ? 16 : 10) +
+             static_cast<char32_t>(core::is_ascii_digit(c) ? c - '0' : c - 'a' + 10);
       ++at;
     }
     if (at == digits_start || at == m_html.size() || m_html[at] != ';' ||
@@ -234,15 +222,17 @@ private:
 
   const WellFormedElement* read_name(std::size_t& at) {
     std::size_t start = at;
-    while (at < m_html.size() && is_alnum(m_html[at]) && at - start <= k_max_name_length) {
+    while (at < m_html.size() && core::is_ascii_alnum(m_html[at]) &&
+           at - start <= k_max_name_length) {
       ++at;
     }
-    if (at == start || at - start > k_max_name_length || !is_alpha(m_html[start])) {
+    if (at == start || at - start > k_max_name_length || !core::is_ascii_alpha(m_html[start])) {
       return nullptr;
     }
     std::array<char, k_max_name_length> name{};
     std::transform(m_html.begin() + static_cast<std::ptrdiff_t>(start),
-                   m_html.begin() + static_cast<std::ptrdiff_t>(at), name.begin(), lower);
+                   m_html.begin() + static_cast<std::ptrdiff_t>(at), name.begin(),
+                   [](char c) { return core::ascii_lower(c); });
     std::string_view lowered(name.data(), at - start);
     auto found = std::find_if(k_well_formed_elements.begin(), k_well_formed_elements.end(),
                               [lowered](const WellFormedElement& e) { return e.name == lowered; });
@@ -328,16 +318,17 @@ private:
 
   bool read_attribute(std::size_t& at) {
     std::size_t start = at;
-    while (at < m_html.size() && (is_alnum(m_html[at]) || m_html[at] == '-' || m_html[at] == '_' ||
-                                  m_html[at] == ':' || m_html[at] == '.')) {
+    while (at < m_html.size() && (core::is_ascii_alnum(m_html[at]) || m_html[at] == '-' ||
+                                  m_html[at] == '_' || m_html[at] == ':' || m_html[at] == '.')) {
       ++at;
     }
-    if (at == start || !is_alpha(m_html[start]) || at - start > k_max_name_length) {
+    if (at == start || !core::is_ascii_alpha(m_html[start]) || at - start > k_max_name_length) {
       return false;
     }
     std::array<char, k_max_name_length> name{};
     std::transform(m_html.begin() + static_cast<std::ptrdiff_t>(start),
-                   m_html.begin() + static_cast<std::ptrdiff_t>(at), name.begin(), lower);
+                   m_html.begin() + static_cast<std::ptrdiff_t>(at), name.begin(),
+                   [](char c) { return core::ascii_lower(c); });
     m_names[m_attributes.size()].assign(name.data(), at - start);
     std::string_view lowered = m_names[m_attributes.size()];
     bool duplicate = std::any_of(m_attributes.begin(), m_attributes.end(),

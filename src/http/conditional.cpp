@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/hash.hpp"
 
 namespace podcrawl::http {
@@ -123,16 +124,6 @@ std::optional<std::int64_t> parse_form(std::string_view form, std::string_view t
   return day_number * 86400 + date.hour * 3600 + date.minute * 60 + date.second;
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 // The opaque part of an entity tag: without "W/", quotes kept.
 std::string_view opaque_tag(std::string_view etag) {
   return etag.substr(0, 2) == "W/" ? etag.substr(2) : etag;
@@ -198,7 +189,7 @@ std::string http_date(std::int64_t unix_seconds) {
 }
 
 std::optional<std::int64_t> parse_http_date(std::string_view text) {
-  text = trim(text);
+  text = core::trim(text, core::k_http_space);
   for (const std::string_view form : k_date_forms) {
     if (auto parsed = parse_form(form, text)) {
       return parsed;

@@ -10,6 +10,8 @@
 #include <brotli/encode.h>
 #include <zlib.h>
 
+#include "podcrawl/core/ascii.hpp"
+
 namespace podcrawl::http {
 
 namespace {
@@ -19,32 +21,6 @@ constexpr int k_gzip_memory_level = 8;
 constexpr int k_brotli_window_bits = 22;
 constexpr int k_q_scale = 1000;        // q-values in thousandths
 constexpr int k_implicit_identity = 1; // identity unlisted: acceptable, but preferred last
-
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // A qvalue (RFC 9110 section 12.4.2) in thousandths; nullopt when malformed.
 std::optional<int> parse_qvalue(std::string_view text) {
@@ -69,9 +45,9 @@ std::optional<int> element_q(std::string_view parameters) {
   int q = k_q_scale;
   while (!parameters.empty()) {
     const std::size_t end = std::min(parameters.find(';'), parameters.size());
-    const std::string_view parameter = trim(parameters.substr(0, end));
+    const std::string_view parameter = core::trim(parameters.substr(0, end), core::k_http_space);
     parameters.remove_prefix(std::min(end + 1, parameters.size()));
-    if (parameter.size() >= 2 && lower(parameter[0]) == 'q' && parameter[1] == '=') {
+    if (parameter.size() >= 2 && core::ascii_lower(parameter[0]) == 'q' && parameter[1] == '=') {
       const auto parsed = parse_qvalue(parameter.substr(2));
       if (!parsed) {
         return std::nullopt;
@@ -87,13 +63,14 @@ struct Weights {
   std::optional<int> brotli, gzip, identity, any;
 
   std::optional<int>* slot(std::string_view name) {
-    if (equals_ignoring_case(name, "br")) {
+    if (core::equals_ignoring_ascii_case(name, "br")) {
       return &brotli;
     }
-    if (equals_ignoring_case(name, "gzip") || equals_ignoring_case(name, "x-gzip")) {
+    if (core::equals_ignoring_ascii_case(name, "gzip") ||
+        core::equals_ignoring_ascii_case(name, "x-gzip")) {
       return &gzip;
     }
-    if (equals_ignoring_case(name, "identity")) {
+    if (core::equals_ignoring_ascii_case(name, "identity")) {
       return &identity;
     }
     return name == "*" ? &any : nullptr;
@@ -113,7 +90,8 @@ Weights read_weights(std::string_view value) {
     const std::string_view item = value.substr(0, end);
     value.remove_prefix(std::min(end + 1, value.size()));
     const std::size_t semicolon = std::min(item.find(';'), item.size());
-    std::optional<int>* slot = weights.slot(trim(item.substr(0, semicolon)));
+    std::optional<int>* slot =
+        weights.slot(core::trim(item.substr(0, semicolon), core::k_http_space));
     if (!slot || *slot) {
       continue;
     }
@@ -125,7 +103,7 @@ Weights read_weights(std::string_view value) {
 } // namespace
 
 ContentCoding choose_coding(std::string_view accept_encoding) {
-  const Weights weights = read_weights(trim(accept_encoding));
+  const Weights weights = read_weights(core::trim(accept_encoding, core::k_http_space));
   const int any = weights.any.value_or(0);
   const int identity = weights.identity.value_or(weights.any ? any : k_implicit_identity);
   // In order of preference at equal q.

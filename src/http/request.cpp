@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/http/server.hpp"
 #include "request_internal.hpp"
 
@@ -14,18 +15,9 @@ namespace {
 
 constexpr std::string_view k_http_version = "HTTP/1.1";
 
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return lower(x) == lower(y); });
-}
-
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() &&
-         equals_ignoring_case(text.substr(0, prefix.size()), prefix);
+         core::equals_ignoring_ascii_case(text.substr(0, prefix.size()), prefix);
 }
 
 // RFC 9110 section 5.6.2.
@@ -93,7 +85,7 @@ std::string Request::header(std::string_view name) const {
   std::string value;
   bool found = false;
   for (const auto& [field, field_value] : headers) {
-    if (equals_ignoring_case(field, name)) {
+    if (core::equals_ignoring_ascii_case(field, name)) {
       if (found) {
         value += ", ";
       }
@@ -128,9 +120,10 @@ std::optional<Response> check_request(Request& request, std::string_view target,
 }
 
 bool server_owned_header(std::string_view name) {
-  return equals_ignoring_case(name, "Content-Length") || equals_ignoring_case(name, "Date") ||
-         equals_ignoring_case(name, "Connection") ||
-         equals_ignoring_case(name, "Transfer-Encoding");
+  return core::equals_ignoring_ascii_case(name, "Content-Length") ||
+         core::equals_ignoring_ascii_case(name, "Date") ||
+         core::equals_ignoring_ascii_case(name, "Connection") ||
+         core::equals_ignoring_ascii_case(name, "Transfer-Encoding");
 }
 
 std::pair<std::string, bool> describe_peer(const sockaddr& address) {

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cctype>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -7,6 +6,7 @@
 #include <unicode/translit.h>
 
 #include "l10n_internal.hpp"
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/text.hpp"
 #include "podcrawl/l10n/localizer.hpp"
@@ -55,10 +55,7 @@ std::string romanize(std::string_view text) {
   // the largest part of a small render's start-up).
   if (std::all_of(text.begin(), text.end(),
                   [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
-    std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return lower;
+    return core::ascii_lower(text);
   }
   thread_local std::unordered_map<std::string, std::string> remembered;
   if (const auto found = remembered.find(std::string(text)); found != remembered.end()) {

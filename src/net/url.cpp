@@ -7,6 +7,8 @@
 #include <array>
 #include <memory>
 
+#include "podcrawl/core/ascii.hpp"
+
 namespace podcrawl::net {
 namespace {
 
@@ -18,27 +20,9 @@ struct UidnaDeleter {
   void operator()(UIDNA* idna) const { uidna_close(idna); }
 };
 
-bool is_ascii_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_ascii_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_hex_digit(char c) {
-  return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-char to_lower_ascii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-char to_upper_ascii(char c) {
-  return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-}
-
-std::string to_lower_ascii(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return to_lower_ascii(c); });
-  return out;
-}
+using core::is_ascii_alpha;
+using core::is_ascii_digit;
+using core::is_hex_digit;
 
 // Leading and trailing C0 controls and spaces are not part of a URL; tabs and line breaks
 // inside are dropped as browsers do, so "java\nscript:" cannot hide a scheme.
@@ -118,8 +102,8 @@ std::string encode_component(std::string_view text) {
     if (byte == '%' && i + 2 < text.size() && is_hex_digit(text[i + 1]) &&
         is_hex_digit(text[i + 2])) {
       out += '%';
-      out += to_upper_ascii(text[i + 1]);
-      out += to_upper_ascii(text[i + 2]);
+      out += core::ascii_upper(text[i + 1]);
+      out += core::ascii_upper(text[i + 2]);
       i += 2;
     } else if (byte <= 0x20 || byte >= 0x7F || byte == '%' ||
                k_unsafe.find(static_cast<char>(byte)) != std::string_view::npos) {
@@ -170,7 +154,7 @@ std::optional<std::string> canonical_host(std::string_view host) {
     if (host.size() < 3 || host.back() != ']') {
       return std::nullopt;
     }
-    std::string inner = to_lower_ascii(host.substr(1, host.size() - 2));
+    std::string inner = core::ascii_lower(host.substr(1, host.size() - 2));
     std::array<unsigned char, 16> bytes{};
     if (inet_pton(AF_INET6, inner.c_str(), bytes.data()) != 1) {
       return std::nullopt;
@@ -191,7 +175,7 @@ std::optional<std::string> canonical_host(std::string_view host) {
   if (host.size() > k_max_host_length || !std::all_of(host.begin(), host.end(), is_host_char)) {
     return std::nullopt;
   }
-  return to_lower_ascii(host);
+  return core::ascii_lower(host);
 }
 
 std::optional<int> parse_port(std::string_view digits) {
@@ -315,7 +299,7 @@ std::optional<Url> parse_url(std::string_view text) {
     return std::nullopt;
   }
   Url url;
-  url.scheme = to_lower_ascii(*ref.scheme);
+  url.scheme = core::ascii_lower(*ref.scheme);
   if (!parse_authority(*ref.authority, url)) {
     return std::nullopt;
   }

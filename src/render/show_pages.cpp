@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "render_internal.hpp"
@@ -75,7 +76,7 @@ std::string transcript_format(std::string_view type) {
   }
   std::string name;
   for (const char c : subtype.substr(0, subtype.find_first_of("+;"))) {
-    name += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    name += core::ascii_upper(c);
   }
   return name;
 }

@@ -1,5 +1,4 @@
-#include <cctype>
-
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "template_internal.hpp"
 
@@ -40,16 +39,6 @@ namespace {
 
 using Node = Template::Node;
 using Kind = Node::Kind;
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // A tag's name in parts: "t.key" is {"t", "key"}, "." is {"."}; a trailing '.' ends no part.
 std::vector<std::string> name_parts(std::string_view name) {
@@ -119,14 +108,14 @@ private:
       error = "unclosed tag at " + std::to_string(start);
       return m_input.size();
     }
-    const std::string_view body = trimmed(m_input.substr(contents, end - contents));
+    const std::string_view body = core::trim(m_input.substr(contents, end - contents));
     const std::size_t next = end + closing.size();
     if (triple) {
       add({Kind::raw_variable, {}, name_parts(body), {}});
       return next;
     }
     const char sigil = body.empty() ? '\0' : body.front();
-    const std::string_view name = trimmed(body.empty() ? body : body.substr(1));
+    const std::string_view name = core::trim(body.empty() ? body : body.substr(1));
     switch (sigil) {
       case '#':
       case '^':

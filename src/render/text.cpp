@@ -1,6 +1,6 @@
-#include <cctype>
 #include <optional>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "render_internal.hpp"
 
@@ -21,7 +21,7 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
     return false;
   }
   for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) {
+    if (core::ascii_lower(text[i]) != prefix[i]) {
       return false;
     }
   }
@@ -36,11 +36,11 @@ bool is_safe_slug(std::string_view slug) {
 
 std::string language_tag_or_empty(std::string_view language) {
   if (language.empty() || language.size() > k_max_language_tag_length ||
-      std::isalpha(static_cast<unsigned char>(language.front())) == 0) {
+      !core::is_ascii_alpha(language.front())) {
     return {};
   }
   for (const char c : language) {
-    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '-') {
+    if (!core::is_ascii_alnum(c) && c != '-') {
       return {};
     }
   }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/hash.hpp"
 
 // Episode identity: which stored row an item of a feed document is.
@@ -82,26 +83,13 @@ constexpr std::array<std::string_view, 9> k_volatile_parameters = {
     "updated", "source", "ref", "from", "_", "cb", "timestamp", "awcollectionid", "awepisodeid"};
 constexpr std::string_view k_volatile_parameter_prefix = "utm_";
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string lowered(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), lower);
-  return out;
-}
-
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && lowered(text.substr(0, prefix.size())) == prefix;
+  return text.size() >= prefix.size() && core::ascii_lower(text.substr(0, prefix.size())) == prefix;
 }
 
+// Feed text around an identifier: spaces, tabs and line breaks.
 std::string_view trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+  return core::trim(text, " \t\r\n");
 }
 
 std::string_view without_scheme(std::string_view url) {
@@ -162,7 +150,7 @@ std::optional<std::string_view> after_tracking_prefix(std::string_view host,
 }
 
 bool is_volatile_parameter(std::string_view parameter) {
-  const std::string name = lowered(parameter.substr(0, parameter.find('=')));
+  const std::string name = core::ascii_lower(parameter.substr(0, parameter.find('=')));
   return name.starts_with(k_volatile_parameter_prefix) ||
          std::find(k_volatile_parameters.begin(), k_volatile_parameters.end(), name) !=
              k_volatile_parameters.end();
@@ -190,7 +178,7 @@ std::string title_key(std::string_view title) {
     if (space && !out.empty() && out.back() == ' ') {
       continue;
     }
-    out += space ? ' ' : lower(c);
+    out += space ? ' ' : core::ascii_lower(c);
   }
   return out;
 }
@@ -286,7 +274,7 @@ std::string identity_url(std::string_view url) {
   std::string_view rest;
   while (true) {
     const auto host_end = url.find_first_of("/?");
-    host = lowered(url.substr(0, host_end));
+    host = core::ascii_lower(url.substr(0, host_end));
     for (const std::string_view port : {":80", ":443"}) {
       if (host.ends_with(port)) {
         host.resize(host.size() - port.size());
@@ -322,7 +310,7 @@ std::string identity_file_name(std::string_view identity) {
 
 std::string show_identity(std::string_view podcast_guid, std::string_view feed_url) {
   if (const auto guid = trimmed(podcast_guid); !guid.empty()) {
-    return lowered(guid);
+    return core::ascii_lower(guid);
   }
   std::string_view name = without_scheme(trimmed(feed_url));
   while (!name.empty() && name.back() == '/') {
