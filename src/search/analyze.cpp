@@ -9,6 +9,7 @@
 #include <unicode/unistr.h>
 #include <unicode/uscript.h>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/text.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 
@@ -472,6 +473,29 @@ bool prefix_allowed(std::string_view term) {
   return !unicode.isEmpty();
 }
 
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// index_text of ASCII text without ICU (most fields of most feeds): its runs of letters and
+// digits in lower case, as add_words cuts and folds them; ASCII holds nothing to bigram.
+std::string ascii_index_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    if (!core::is_ascii_alnum(text[i])) {
+      ++i;
+      continue;
+    }
+    out += out.empty() ? "" : " ";
+    for (; i < text.size() && core::is_ascii_alnum(text[i]); ++i) {
+      out += core::ascii_lower(text[i]);
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 std::string fold(std::string_view text) {
@@ -491,6 +515,9 @@ std::vector<std::string> query_terms(std::string_view query) {
 }
 
 std::string index_text(std::string_view text) {
+  if (is_ascii(text)) {
+    return ascii_index_text(indexed_part(text));
+  }
   const icu::UnicodeString unicode = unicode_of(indexed_part(text));
   std::vector<Term> found;
   add_words(found, unicode, /*parts=*/true, /*for_query=*/false);
@@ -501,6 +528,9 @@ std::string index_text(std::string_view text) {
 }
 
 std::string title_index_text(std::string_view title) {
+  if (is_ascii(title)) { // no word of another script to romanize
+    return ascii_index_text(indexed_part(title));
+  }
   const icu::UnicodeString unicode = unicode_of(indexed_part(title));
   std::vector<Term> found;
   add_words(found, unicode, /*parts=*/true, /*for_query=*/false);

@@ -164,6 +164,21 @@ TEST(IndexText, IsTheTermsOfTheTextBetweenSpaces) {
             std::string(k_max_indexed_bytes, 'a'));
 }
 
+TEST(IndexText, CutsAsciiTextAsItCutsAnyOther) {
+  // ASCII text takes a path of its own, without ICU: it must give what the general one gives,
+  // which the non-ASCII word at the end sends the whole text through.
+  for (const std::string& text : std::vector<std::string>{
+           "Episode 42: C++ & Rust -- what's new?", "  tabs\tand\nlines\r\n", "a.b,c;d/e_f",
+           "ALL CAPS 2024", "x", "", "...", std::string("nul\0byte", 8), "\x01\x7F control"}) {
+    EXPECT_EQ(index_text(text + " \xC3\xA9"),
+              index_text(text) + (index_text(text).empty() ? "e" : " e"))
+        << text;
+    EXPECT_EQ(title_index_text(text + " \xC3\xA9"),
+              title_index_text(text) + (title_index_text(text).empty() ? "e" : " e"))
+        << text;
+  }
+}
+
 TEST(TitleIndexText, AddsTheRomanizedWordsOfOtherScripts) {
   const auto japanese = words_of(title_index_text("まいにちテック雑談"));
   EXPECT_TRUE(has(japanese, "mainichi")) << title_index_text("まいにちテック雑談");
