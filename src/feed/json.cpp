@@ -5,6 +5,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "podcrawl/core/text.hpp"
+
 namespace podcrawl::feed {
 namespace {
 
@@ -432,7 +434,7 @@ public:
     while (i < value.size()) {
       auto byte = static_cast<unsigned char>(value[i]);
       if (byte >= 0x80) {
-        std::size_t length = utf8_length(value.substr(i));
+        const std::size_t length = core::decode_utf8(value, i).second;
         if (length == 0) {
           m_valid = false;
           return;
@@ -489,29 +491,6 @@ private:
     } else {
       m_out += c;
     }
-  }
-
-  // Length of the well-formed UTF-8 sequence the text starts with, 0 when it starts with none.
-  static std::size_t utf8_length(std::string_view text) {
-    auto lead = static_cast<unsigned char>(text[0]);
-    std::size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
-                         : lead >= 0xe0 && lead <= 0xef ? 3
-                         : lead >= 0xf0 && lead <= 0xf4 ? 4
-                                                        : 0;
-    if (length == 0 || length > text.size()) {
-      return 0;
-    }
-    std::uint32_t code = lead & (0x7fu >> length);
-    for (std::size_t k = 1; k < length; ++k) {
-      auto next = static_cast<unsigned char>(text[k]);
-      if ((next & 0xc0u) != 0x80u) {
-        return 0;
-      }
-      code = (code << 6) | (next & 0x3fu);
-    }
-    bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-    bool invalid = overlong || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff);
-    return invalid ? 0 : length;
   }
 
   std::ostream* m_sink = nullptr;

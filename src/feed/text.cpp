@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include "fidelity_internal.hpp"
 #include "podcrawl/core/text.hpp"
@@ -109,53 +108,6 @@ std::string normalize(std::string_view text, bool keep_breaks) {
 }
 
 } // namespace
-
-bool is_valid_utf8(std::string_view bytes) {
-  constexpr std::uint64_t k_high_bits = 0x8080808080808080u;
-  std::size_t i = 0;
-  while (i < bytes.size()) {
-    auto lead = static_cast<unsigned char>(bytes[i]);
-    std::size_t length = 0;
-    std::uint32_t code = 0;
-    if (lead < 0x80) {
-      ++i;
-      // Skip ASCII eight bytes at a time.
-      std::uint64_t word = 0;
-      while (i + sizeof word <= bytes.size() &&
-             (std::memcpy(&word, bytes.data() + i, sizeof word), (word & k_high_bits) == 0)) {
-        i += sizeof word;
-      }
-      continue;
-    } else if (lead >= 0xc2 && lead <= 0xdf) {
-      length = 2;
-      code = lead & 0x1fu;
-    } else if (lead >= 0xe0 && lead <= 0xef) {
-      length = 3;
-      code = lead & 0x0fu;
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      length = 4;
-      code = lead & 0x07u;
-    } else {
-      return false;
-    }
-    if (i + length > bytes.size()) {
-      return false;
-    }
-    for (std::size_t k = 1; k < length; ++k) {
-      auto next = static_cast<unsigned char>(bytes[i + k]);
-      if ((next & 0xc0u) != 0x80u) {
-        return false;
-      }
-      code = (code << 6) | (next & 0x3fu);
-    }
-    bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-    if (overlong || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-      return false;
-    }
-    i += length;
-  }
-  return true;
-}
 
 std::string clean_line(std::string_view text) {
   std::string normalized = normalize(core::utf8_prefix(text, 4 * k_max_line_bytes), false);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "podcrawl/core/ascii.hpp"
+#include "podcrawl/core/text.hpp"
 
 namespace podcrawl::feed {
 
@@ -21,8 +22,8 @@ inline bool iequals(std::string_view left, std::string_view right) {
   return core::equals_ignoring_ascii_case(left, right);
 }
 
-// True when the bytes are well-formed UTF-8.
-bool is_valid_utf8(std::string_view bytes);
+// Whether the bytes are well-formed UTF-8: core's.
+using core::is_valid_utf8;
 
 // Return feed text for a one-line field: NFC, C1 controls read as Windows-1252 (as HTML reads
 // &#150;), other control characters removed, every run of whitespace collapsed to one space,

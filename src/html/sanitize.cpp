@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "podcrawl/core/ascii.hpp"
+#include "podcrawl/core/text.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "podcrawl/net/url.hpp"
 #include "sanitize_internal.hpp"
@@ -594,30 +595,6 @@ std::string text_to_html(std::string_view text) {
   return out;
 }
 
-std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at) {
-  auto lead = static_cast<unsigned char>(text[at]);
-  std::size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
-                       : lead >= 0xe0 && lead <= 0xef ? 3
-                       : lead >= 0xf0 && lead <= 0xf4 ? 4
-                                                      : 0;
-  if (length == 0 || at + length > text.size()) {
-    return {0, 0};
-  }
-  char32_t code = lead & (0x7fu >> length);
-  for (std::size_t k = 1; k < length; ++k) {
-    auto next = static_cast<unsigned char>(text[at + k]);
-    if ((next & 0xc0u) != 0x80u) {
-      return {0, 0};
-    }
-    code = (code << 6) | (next & 0x3fu);
-  }
-  bool overlong = (length == 3 && code < 0x800) || (length == 4 && code < 0x10000);
-  if (overlong || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-    return {0, 0};
-  }
-  return {code, length};
-}
-
 bool is_literal_code_point(char32_t code) {
   bool noncharacter = (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffeu) == 0xfffeu;
   if (code < 0x80) {
@@ -632,7 +609,7 @@ std::size_t literal_character_length(std::string_view text, std::size_t at) {
   if (byte < 0x80) {
     return is_literal_code_point(byte) ? 1 : 0;
   }
-  auto [code, length] = decode_utf8(text, at);
+  auto [code, length] = core::decode_utf8(text, at);
   return length != 0 && is_literal_code_point(code) ? length : 0;
 }
 

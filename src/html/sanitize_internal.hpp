@@ -288,10 +288,6 @@ void append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
 // Return text as HTML: line breaks become <br>, carriage returns go, the rest is escaped.
 std::string text_to_html(std::string_view text);
 
-// The code point of the well-formed UTF-8 sequence at text[at] (lead byte >= 0x80) and its
-// length, or length 0 when the bytes there are not well-formed.
-std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at);
-
 // True for a code point the HTML parser reads as itself without a report: not NUL, carriage
 // return or another control (tab, line feed and form feed aside), not a surrogate, a
 // noncharacter or a byte order mark.

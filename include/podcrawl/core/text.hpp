@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <utility>
 
 // Small helpers on UTF-8 text that every module needs.
 namespace podcrawl::core {
@@ -17,5 +18,14 @@ inline std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes
   }
   return text.substr(0, end);
 }
+
+// The code point of the well-formed UTF-8 sequence at text[at] and its length in bytes; length 0
+// when the bytes there are not one (a stray continuation byte, a lead byte not followed by its
+// continuation bytes, an overlong form, a surrogate, a code point past U+10FFFF). `at` must be
+// inside text.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at);
+
+// Whether the bytes are well-formed UTF-8 throughout (RFC 3629).
+bool is_valid_utf8(std::string_view bytes);
 
 } // namespace podcrawl::core
