@@ -246,16 +246,7 @@ std::optional<std::string> bound_attributes(std::string_view html) {
 }
 
 Document parse(std::string_view html) {
-  if (html.size() > k_max_input_bytes) {
-    html = html.substr(0, k_max_input_bytes);
-    // Back off over continuation bytes so the cut does not split a UTF-8 sequence.
-    while (!html.empty() && (static_cast<unsigned char>(html.back()) & 0xC0) == 0x80) {
-      html.remove_suffix(1);
-    }
-    if (!html.empty() && static_cast<unsigned char>(html.back()) >= 0xC0) {
-      html.remove_suffix(1);
-    }
-  }
+  html = core::utf8_prefix(html, k_max_input_bytes);
   std::shared_ptr<const std::string> bounded;
   if (std::optional<std::string> rewritten = bound_attributes(html)) {
     bounded = std::make_shared<const std::string>(std::move(*rewritten));

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "podcrawl/core/text.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
@@ -202,15 +203,7 @@ std::string storable_text(std::string_view text) {
 
 std::string bounded_text(std::string_view text, std::size_t max_bytes) {
   std::string out = storable_text(text);
-  if (out.size() <= max_bytes) {
-    return out;
-  }
-  std::size_t cut = max_bytes;
-  // Step back over continuation bytes so no character is split.
-  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) {
-    --cut;
-  }
-  out.resize(cut);
+  out.resize(core::utf8_prefix(out, max_bytes).size());
   return out;
 }
 
