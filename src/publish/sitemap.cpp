@@ -19,24 +19,21 @@ constexpr std::string_view k_urlset_open =
     "xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
 constexpr std::string_view k_urlset_close = "</urlset>\n";
 
-std::string escape_xml(std::string_view text) {
-  return html::escaped(text, html::k_escape_xml);
-}
-
 std::string alternate_links(const std::vector<std::string>& locales, const std::string& site_url,
                             std::string_view path) {
   std::string links;
   for (const auto& locale : locales) {
-    links += "    <xhtml:link rel=\"alternate\" hreflang=\"" + escape_xml(locale) + "\" href=\"" +
-             escape_xml(render::page_url(site_url, locale, path)) + "\"/>\n";
+    links += "    <xhtml:link rel=\"alternate\" hreflang=\"" + html::escaped_xml(locale) +
+             "\" href=\"" + html::escaped_xml(render::page_url(site_url, locale, path)) + "\"/>\n";
   }
   links += "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"" +
-           escape_xml(render::default_url(site_url, locales.front(), path)) + "\"/>\n";
+           html::escaped_xml(render::default_url(site_url, locales.front(), path)) + "\"/>\n";
   return links;
 }
 
 std::string url_entry(const std::string& location, const std::string& alternates) {
-  return "  <url>\n    <loc>" + escape_xml(location) + "</loc>\n" + alternates + "  </url>\n";
+  return "  <url>\n    <loc>" + html::escaped_xml(location) + "</loc>\n" + alternates +
+         "  </url>\n";
 }
 
 std::string sitemap_index(const std::string& site_url, std::size_t parts) {
@@ -44,7 +41,7 @@ std::string sitemap_index(const std::string& site_url, std::size_t parts) {
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
   for (std::size_t part = 1; part <= parts; ++part) {
-    index += "  <sitemap><loc>" + escape_xml(site_url) + "/sitemap-" + std::to_string(part) +
+    index += "  <sitemap><loc>" + html::escaped_xml(site_url) + "/sitemap-" + std::to_string(part) +
              ".xml</loc></sitemap>\n";
   }
   return index + "</sitemapindex>\n";

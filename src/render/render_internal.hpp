@@ -175,6 +175,5 @@ Around split_message(const l10n::Localizer& localizer, std::string_view key);
 std::string iso_duration(std::int64_t seconds);
 // The time when it is a plausible date (years 1970 to 9999), else nullopt.
 std::optional<std::int64_t> plausible_time(std::optional<std::int64_t> t);
-std::string escape_xml(std::string_view text);
 
 } // namespace podcrawl::render::internal

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/core/time.hpp"
+#include "podcrawl/html/escape.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "render_internal.hpp"
 
@@ -123,18 +124,18 @@ std::string show_opml(const store::StoredShow& stored) {
   }
   const auto& show = stored.show;
   const std::string language = language_tag_or_empty(show.effective_language);
-  std::string outline = "    <outline type=\"rss\" text=\"" + escape_xml(show.title) +
-                        "\" title=\"" + escape_xml(show.title) + "\" xmlUrl=\"" +
-                        escape_xml(feed_url) + "\"";
+  std::string outline = "    <outline type=\"rss\" text=\"" + html::escaped_xml(show.title) +
+                        "\" title=\"" + html::escaped_xml(show.title) + "\" xmlUrl=\"" +
+                        html::escaped_xml(feed_url) + "\"";
   if (const std::string link = http_url_or_empty(show.link); !link.empty()) {
-    outline += " htmlUrl=\"" + escape_xml(link) + "\"";
+    outline += " htmlUrl=\"" + html::escaped_xml(link) + "\"";
   }
   if (!language.empty()) {
-    outline += " language=\"" + escape_xml(language) + "\"";
+    outline += " language=\"" + html::escaped_xml(language) + "\"";
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
          "    <title>" +
-         escape_xml(show.title) + "</title>\n  </head>\n  <body>\n" + outline +
+         html::escaped_xml(show.title) + "</title>\n  </head>\n  <body>\n" + outline +
          "/>\n  </body>\n</opml>\n";
 }
 

@@ -1,7 +1,6 @@
 #include <optional>
 
 #include "podcrawl/core/ascii.hpp"
-#include "podcrawl/html/escape.hpp"
 #include "render_internal.hpp"
 
 namespace podcrawl::render::internal {
@@ -95,10 +94,6 @@ std::optional<std::int64_t> plausible_time(std::optional<std::int64_t> t) {
     return std::nullopt;
   }
   return t;
-}
-
-std::string escape_xml(std::string_view text) {
-  return html::escaped(text, html::k_escape_xml);
 }
 
 } // namespace podcrawl::render::internal

@@ -22,4 +22,9 @@ void append_escaped(std::string& out, std::string_view text, std::string_view ch
 // The text with the listed characters escaped, as append_escaped writes it.
 std::string escaped(std::string_view text, std::string_view characters);
 
+// Text for XML, as text or as an attribute value with either quote: escaped(text, k_escape_xml).
+inline std::string escaped_xml(std::string_view text) {
+  return escaped(text, k_escape_xml);
+}
+
 } // namespace podcrawl::html
