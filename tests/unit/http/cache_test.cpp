@@ -190,9 +190,14 @@ TEST(HttpPageCache, DropsAnExpiredPageAsAMiss) {
 TEST(HttpPageCache, KeepsItsCountsTrueUnderTwoThreads) {
   PageCache cache(200 * entry_size(1000));
   constexpr int k_operations = 20000;
+  // Every other lookup is of one of 20 hot pages, which stay cached (fewer than 200 lookups of
+  // both threads fall between two of the same hot page), so hits are certain whatever the
+  // threads' timing; the rest cycle through 300 cold pages, more than the cache holds, so that
+  // pages are evicted all along.
   auto work = [&](int thread) {
     for (int i = 0; i < k_operations; ++i) {
-      const std::string key = "/show/" + std::to_string((i * 7 + thread) % 300);
+      const std::string key = i % 2 == 0 ? "/hot/" + std::to_string(i / 2 % 20)
+                                         : "/show/" + std::to_string((i * 7 + thread) % 300);
       if (!cache.find(key, k_now)) {
         cache.insert(key, page(1000, {"show:" + std::to_string(i % 10)}));
       }
