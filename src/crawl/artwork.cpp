@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "podcrawl/art/helper.hpp"
+#include "podcrawl/core/bounded_queue.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/files.hpp"
 #include "podcrawl/core/hash.hpp"
@@ -22,7 +23,6 @@
 #include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/database.hpp"
-#include "queue_internal.hpp"
 
 namespace podcrawl::crawl {
 namespace {
@@ -97,7 +97,7 @@ private:
         : database(database_url), helper(program, limits) {}
     store::Database database;
     art::ArtHelper helper;
-    BoundedQueue<ArtJob> queue{k_lane_queue};
+    core::BoundedQueue<ArtJob> queue{k_lane_queue};
     std::thread thread;
   };
 

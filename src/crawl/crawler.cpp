@@ -19,6 +19,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "podcrawl/core/bounded_queue.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/hash.hpp"
 #include "podcrawl/core/time.hpp"
@@ -27,7 +28,6 @@
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/database.hpp"
 #include "podcrawl/store/history.hpp"
-#include "queue_internal.hpp"
 
 namespace podcrawl::crawl {
 
@@ -219,7 +219,7 @@ private:
   const std::int64_t m_started;
   const std::chrono::steady_clock::time_point m_deadline;
   const std::size_t m_workers;
-  BoundedQueue<Job> m_queue;
+  core::BoundedQueue<Job> m_queue;
   std::mutex m_mutex; // guards the members below
   CrawlSummary m_summary;
   std::mt19937_64 m_random{std::random_device{}()};

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <exception>
 #include <fstream>
 #include <functional>
@@ -13,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "podcrawl/core/bounded_queue.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/files.hpp"
 #include "podcrawl/render/layout.hpp"
@@ -56,12 +55,13 @@ std::string opml_path(std::string_view show_slug) {
 // bounded number of models whatever the directory's size.
 constexpr std::size_t k_max_queued_jobs = 8;
 
-// Render threads, each with its own Renderer, taking jobs from a bounded queue.
+// Render threads, each with its own Renderer, taking jobs from a bounded queue. The first error
+// of any job stops them all; run() and drain() throw it.
 class RenderPool {
 public:
   using Job = std::function<void(Renderer&)>;
 
-  RenderPool(const SiteOptions& options, std::size_t threads) {
+  RenderPool(const SiteOptions& options, std::size_t threads) : m_jobs(k_max_queued_jobs) {
     for (std::size_t i = 0; i < threads; ++i) {
       m_threads.emplace_back([this, options] { work(options); });
     }
@@ -70,91 +70,37 @@ public:
   ~RenderPool() { stop(); }
 
   // Queue a job, waiting while the queue is full. Throws the first error of any job.
-  void run(Job job) {
-    std::unique_lock lock(m_mutex);
-    m_space.wait(lock, [&] { return m_jobs.size() < k_max_queued_jobs || m_error; });
-    rethrow_locked();
-    m_jobs.push_back(std::move(job));
-    m_ready.notify_one();
-  }
+  void run(Job job) { m_jobs.push(std::move(job)); }
 
   // Wait until every queued job is done; throws the first error of any job.
-  void drain() {
-    std::unique_lock lock(m_mutex);
-    m_idle.wait(lock, [&] { return (m_jobs.empty() && m_busy == 0) || m_error; });
-    rethrow_locked();
-  }
+  void drain() { m_jobs.wait_until_done(); }
 
+  // The jobs queued are done, then the threads end.
   void stop() {
-    {
-      std::lock_guard lock(m_mutex);
-      m_stopping = true;
-    }
-    m_ready.notify_all();
+    m_jobs.close();
     m_threads.clear();
   }
 
 private:
-  void rethrow_locked() {
-    if (m_error) {
-      std::rethrow_exception(m_error);
-    }
-  }
-
   void work(const SiteOptions& options) {
     std::optional<Renderer> renderer;
     try {
       renderer.emplace(options);
     } catch (...) {
-      fail(std::current_exception());
+      m_jobs.fail(std::current_exception());
+      return;
     }
-    for (;;) {
-      Job job;
-      {
-        std::unique_lock lock(m_mutex);
-        m_ready.wait(lock, [&] { return !m_jobs.empty() || m_stopping; });
-        if (m_jobs.empty()) {
-          return;
-        }
-        job = std::move(m_jobs.front());
-        m_jobs.pop_front();
-        ++m_busy;
-      }
-      m_space.notify_one();
+    while (std::optional<Job> job = m_jobs.pop()) {
       try {
-        if (renderer) {
-          job(*renderer);
-        }
+        (*job)(*renderer);
       } catch (...) {
-        fail(std::current_exception());
+        m_jobs.fail(std::current_exception());
       }
-      {
-        std::lock_guard lock(m_mutex);
-        --m_busy;
-      }
-      m_idle.notify_all();
+      m_jobs.done();
     }
   }
 
-  void fail(std::exception_ptr error) {
-    {
-      std::lock_guard lock(m_mutex);
-      if (!m_error) {
-        m_error = std::move(error);
-      }
-    }
-    m_space.notify_all();
-    m_idle.notify_all();
-  }
-
-  std::mutex m_mutex;
-  std::condition_variable m_ready;
-  std::condition_variable m_space;
-  std::condition_variable m_idle;
-  std::deque<Job> m_jobs;
-  std::size_t m_busy = 0;
-  bool m_stopping = false;
-  std::exception_ptr m_error;
+  core::BoundedQueue<Job> m_jobs;
   std::vector<std::jthread> m_threads; // last: joined before the rest is destroyed
 };
 
