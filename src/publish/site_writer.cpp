@@ -15,6 +15,7 @@
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/files.hpp"
 #include "podcrawl/render/layout.hpp"
+#include "podcrawl/render/paths.hpp"
 #include "podcrawl/store/artwork.hpp"
 #include "publish_internal.hpp"
 
@@ -22,34 +23,16 @@ namespace podcrawl::publish {
 
 namespace {
 
+using render::episode_path;
 using render::file_in;
 using render::is_page_segment;
+using render::list_path;
+using render::opml_path;
 using render::PagePath;
 using render::path_of;
 using render::Renderer;
+using render::show_path;
 using render::SiteOptions;
-
-// The paths of a locale's pages (render::locale_path_of) that a render writes, prunes and lists.
-std::string show_path(std::string_view slug, std::int64_t page = 1) {
-  return render::locale_path_of(PagePath(PagePath::Kind::show, {}, std::string(slug), {}, page));
-}
-
-std::string episode_path(std::string_view show_slug, std::string_view episode_slug) {
-  return render::locale_path_of(
-      PagePath(PagePath::Kind::episode, {}, std::string(show_slug), std::string(episode_slug)));
-}
-
-std::string list_path(const store::ShowListPage& list, std::int64_t page) {
-  return list.kind == store::ListKind::category
-             ? render::locale_path_of(
-                   PagePath(PagePath::Kind::category, {}, list.category.slug, {}, page))
-             : render::locale_path_of(
-                   PagePath(PagePath::Kind::language, {}, list.language.tag, {}, page));
-}
-
-std::string opml_path(std::string_view show_slug) {
-  return path_of(PagePath(PagePath::Kind::opml, {}, std::string(show_slug)));
-}
 
 // Most page jobs waiting for a render thread: the loader blocks beyond this, so memory holds a
 // bounded number of models whatever the directory's size.

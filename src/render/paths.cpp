@@ -1,7 +1,8 @@
-#include "podcrawl/render/layout.hpp"
-#include "render_internal.hpp"
+#include "podcrawl/render/paths.hpp"
 
-namespace podcrawl::render::internal {
+#include "podcrawl/render/layout.hpp"
+
+namespace podcrawl::render {
 
 namespace {
 
@@ -65,4 +66,4 @@ std::string opml_path(std::string_view show_slug) {
   return path_of(PagePath(Kind::opml, {}, std::string(show_slug)));
 }
 
-} // namespace podcrawl::render::internal
+} // namespace podcrawl::render
