@@ -224,7 +224,7 @@ struct LiveDirectory::Impl {
       case Kind::script:
         return script;
       case Kind::not_found_page:
-        return not_found.at(route.locale);
+        return not_found.at(route.path.locale);
       default:
         return nullptr;
     }
@@ -286,7 +286,8 @@ struct LiveDirectory::Impl {
     if (options.site.art_dir.empty()) {
       return nullptr;
     }
-    auto page = file_page(options.site.art_dir / route.slug, "image/webp", k_max_art_file_bytes);
+    auto page =
+        file_page(options.site.art_dir / route.path.slug, "image/webp", k_max_art_file_bytes);
     if (page) {
       page->gzip_pending = false;
       page->brotli_pending = false;
@@ -329,47 +330,48 @@ struct LiveDirectory::Impl {
                        std::int64_t at) {
     switch (route.kind) {
       case Kind::home:
-        return html_page(renderer.home_page(database.load_home_page(), route.locale, at),
+        return html_page(renderer.home_page(database.load_home_page(), route.path.locale, at),
                          {std::string(k_lists_tag)});
       case Kind::category:
       case Kind::language: {
         const auto list = route.kind == Kind::category
-                              ? database.load_category_page(route.slug, route.page)
-                              : database.load_language_page(route.slug, route.page);
-        return list ? html_page(renderer.list_page(*list, route.locale, at),
+                              ? database.load_category_page(route.path.slug, route.path.page)
+                              : database.load_language_page(route.path.slug, route.path.page);
+        return list ? html_page(renderer.list_page(*list, route.path.locale, at),
                                 {std::string(k_lists_tag)})
                     : nullptr;
       }
       case Kind::show: {
-        const auto show = database.load_show_page(route.slug, route.page);
-        return show ? html_page(renderer.show_page(*show, route.locale, at), {show_tag(route.slug)})
+        const auto show = database.load_show_page(route.path.slug, route.path.page);
+        return show ? html_page(renderer.show_page(*show, route.path.locale, at),
+                                {show_tag(route.path.slug)})
                     : nullptr;
       }
       case Kind::episode: {
-        const auto episode = database.load_episode_page(route.slug, route.episode);
-        return episode ? html_page(renderer.episode_page(*episode, route.locale, at),
-                                   {show_tag(route.slug)})
+        const auto episode = database.load_episode_page(route.path.slug, route.path.episode);
+        return episode ? html_page(renderer.episode_page(*episode, route.path.locale, at),
+                                   {show_tag(route.path.slug)})
                        : nullptr;
       }
       case Kind::search: {
         // Any show's change may change the results (k_lists_tag). A client asks again each
         // time (max-age=0) and is answered from memory, 304 when nothing changed.
-        const auto results = database.load_search_page(route.words, route.page);
+        const auto results = database.load_search_page(route.words, route.path.page);
         if (!results) {
           return nullptr;
         }
-        auto page =
-            html_page(renderer.search_page(*results, route.locale, at), {std::string(k_lists_tag)});
+        auto page = html_page(renderer.search_page(*results, route.path.locale, at),
+                              {std::string(k_lists_tag)});
         page->revalidate = true;
         return page;
       }
       case Kind::opml: {
-        const auto show = database.load_show_page(route.slug, 1);
+        const auto show = database.load_show_page(route.path.slug, 1);
         std::string opml = show ? renderer.show_opml(show->show) : std::string();
         return opml.empty()
                    ? nullptr
                    : make_page(std::move(opml), "text/x-opml; charset=utf-8", wall_clock(),
-                               at + render::Renderer::k_max_lifetime, {show_tag(route.slug)});
+                               at + render::Renderer::k_max_lifetime, {show_tag(route.path.slug)});
       }
       default:
         return nullptr;

@@ -70,10 +70,7 @@ Kind kind_of(render::PagePath::Kind kind) {
 Route route_of(const render::PagePath& page) {
   Route route;
   route.kind = kind_of(page.kind);
-  route.locale = page.locale;
-  route.slug = page.slug;
-  route.episode = page.episode;
-  route.page = page.page;
+  route.path = page;
   route.key = render::path_of(page);
   return route;
 }
@@ -124,8 +121,8 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
   // A language page under a region's tag (earlier renders made one per region): the page of
   // the language that lists its shows now.
   if (result.kind == Kind::language) {
-    const std::string language = l10n::language_group(result.slug);
-    if (!language.empty() && language != result.slug) {
+    const std::string language = l10n::language_group(result.path.slug);
+    if (!language.empty() && language != result.path.slug) {
       render::PagePath moved = *page;
       moved.slug = language;
       result.location = std::string(site_path) + "/" + render::path_of(moved);

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "podcrawl/render/layout.hpp"
+
 namespace podcrawl::serve {
 
 // What a request path names in the live directory: the pages of the site's layout
@@ -30,11 +32,10 @@ struct Route {
     not_found,      // anything else
   };
   Kind kind = Kind::not_found;
-  std::string locale;
-  std::string slug;    // category slug, language tag or show slug
-  std::string episode; // episode slug
-  std::string words;   // search: the query's q, as typed (see with_search_words)
-  std::int64_t page = 1;
+  // The page of the layout it names (locale, slug, episode, page number); for the root, /metrics,
+  // /admin/report, a redirect and anything else, its defaults.
+  render::PagePath path;
+  std::string words;    // search: the query's q, as typed (see with_search_words)
   std::string key;      // the page's canonical path below the site, e.g. "en/podcasts/x/": the
                         // cache key and the file `render` writes (with index.html)
   std::string location; // for redirect: the path to send the client to, percent-encoded

@@ -60,10 +60,10 @@ TEST(Route, NamesEveryPageOfTheSiteLayout) {
     const Route route = serve::route(c.path, k_locales);
     SCOPED_TRACE(c.path);
     EXPECT_EQ(route.kind, c.kind);
-    EXPECT_EQ(route.locale, c.locale);
-    EXPECT_EQ(route.slug, c.slug);
-    EXPECT_EQ(route.episode, c.episode);
-    EXPECT_EQ(route.page, c.page);
+    EXPECT_EQ(route.path.locale, c.locale);
+    EXPECT_EQ(route.path.slug, c.slug);
+    EXPECT_EQ(route.path.episode, c.episode);
+    EXPECT_EQ(route.path.page, c.page);
     EXPECT_EQ(route.key, c.key);
   }
 }
@@ -139,7 +139,7 @@ TEST(QueryValue, DecodesTheFirstFieldAsAFormSendsIt) {
 TEST(RequestRoute, KeysASearchPageByItsWordsAndOtherPagesByTheirPathAlone) {
   const Route search = request_route("/en/search/page/2/", "x=1&q=caf%C3%A9+au+lait", k_locales);
   EXPECT_EQ(search.kind, Kind::search);
-  EXPECT_EQ(search.page, 2);
+  EXPECT_EQ(search.path.page, 2);
   EXPECT_EQ(search.words, "caf\xC3\xA9 au lait");
   EXPECT_EQ(search.key, "en/search/page/2/?q=caf\xC3\xA9 au lait");
   EXPECT_NE(request_route("/en/search/", "q=a", k_locales).key,
