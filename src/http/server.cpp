@@ -23,6 +23,7 @@
 #include <spdlog/spdlog.h>
 
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/files.hpp"
 #include "request_internal.hpp"
 
 namespace podcrawl::http {
@@ -43,31 +44,7 @@ struct ResponseDeleter {
 };
 using ResponsePtr = std::unique_ptr<MHD_Response, ResponseDeleter>;
 
-// A file descriptor with one owner.
-class Socket {
-public:
-  explicit Socket(int fd = -1) : m_fd(fd) {}
-  ~Socket() { reset(); }
-  Socket(Socket&& other) noexcept : m_fd(other.release()) {}
-  Socket& operator=(Socket&& other) noexcept {
-    if (this != &other) {
-      reset();
-      m_fd = other.release();
-    }
-    return *this;
-  }
-  int get() const { return m_fd; }
-  int release() { return std::exchange(m_fd, -1); }
-  void reset() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-      m_fd = -1;
-    }
-  }
-
-private:
-  int m_fd;
-};
+using Socket = core::FileDescriptor;
 
 // What libmicrohttpd keeps for one request between its callbacks (as its con_cls).
 struct RequestState {

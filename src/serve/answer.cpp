@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "podcrawl/core/files.hpp"
 #include "podcrawl/http/conditional.hpp"
 #include "podcrawl/http/encoding.hpp"
 #include "podcrawl/serve/negotiate.hpp"
@@ -22,23 +23,6 @@ std::string coded_etag(const std::string& etag, http::ContentCoding coding) {
   }
   return etag.substr(0, etag.size() - 1) + "-" + http::to_string(coding) + "\"";
 }
-
-// A file descriptor closed with its scope.
-class FileDescriptor {
-public:
-  explicit FileDescriptor(int fd) : m_fd(fd) {}
-  ~FileDescriptor() {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return m_fd; }
-
-private:
-  int m_fd;
-};
 
 } // namespace
 
@@ -65,7 +49,7 @@ Page make_lasting_page(std::string body, const char* content_type) {
 
 std::shared_ptr<http::CachedPage> file_page(const std::filesystem::path& file,
                                             const char* content_type, std::uintmax_t max_bytes) {
-  const FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  const core::FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   struct stat status {};
   if (fd.get() < 0 || ::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode) ||
       static_cast<std::uintmax_t>(status.st_size) > max_bytes) {

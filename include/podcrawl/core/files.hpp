@@ -2,8 +2,37 @@
 
 #include <filesystem>
 #include <string_view>
+#include <utility>
+
+#include <unistd.h>
 
 namespace podcrawl::core {
+
+// A file descriptor with one owner, closed with it.
+class FileDescriptor {
+public:
+  explicit FileDescriptor(int fd = -1) : m_fd(fd) {}
+  ~FileDescriptor() { reset(); }
+  FileDescriptor(FileDescriptor&& other) noexcept : m_fd(other.release()) {}
+  FileDescriptor& operator=(FileDescriptor&& other) noexcept {
+    if (this != &other) {
+      reset();
+      m_fd = other.release();
+    }
+    return *this;
+  }
+  int get() const { return m_fd; }
+  int release() { return std::exchange(m_fd, -1); }
+  void reset() {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+      m_fd = -1;
+    }
+  }
+
+private:
+  int m_fd;
+};
 
 // Write `content` to `file` through a hidden temporary file in the same folder and a rename, so
 // that a reader sees the old file or the new one, never half of one; the folder is created
