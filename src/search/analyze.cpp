@@ -18,6 +18,11 @@ namespace {
 
 constexpr UChar32 k_zwnj = 0x200C;
 
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
 struct Normalizers {
   const icu::Normalizer2* nfkc_casefold = nullptr;
   const icu::Normalizer2* nfd = nullptr;
@@ -371,8 +376,7 @@ std::string_view indexed_part(std::string_view text) {
 
 // Whether a folded term holds a letter of another script than Latin.
 bool beyond_latin(std::string_view term) {
-  if (std::all_of(term.begin(), term.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+  if (is_ascii(term)) {
     return false;
   }
   const icu::UnicodeString unicode = unicode_of(term);
@@ -471,11 +475,6 @@ bool prefix_allowed(std::string_view term) {
     i += U16_LENGTH(c);
   }
   return !unicode.isEmpty();
-}
-
-bool is_ascii(std::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 // index_text of ASCII text without ICU (most fields of most feeds): its runs of letters and
@@ -583,8 +582,7 @@ TextQuery text_query(std::string_view query, const Alternatives& alternatives) {
 }
 
 bool correctable(std::string_view term) {
-  if (std::all_of(term.begin(), term.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+  if (is_ascii(term)) {
     return term.size() >= 5 &&
            std::any_of(term.begin(), term.end(), [](char c) { return c < '0' || c > '9'; });
   }

@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/render/layout.hpp"
 #include "podcrawl/serve/route.hpp"
@@ -55,7 +56,7 @@ bool is_sitemap(std::string_view name) {
   }
   const std::string_view number = name.substr(8, name.size() - 12);
   return !number.empty() && number.size() <= 9 &&
-         std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; });
+         std::all_of(number.begin(), number.end(), [](char c) { return core::is_ascii_digit(c); });
 }
 
 // The file below the site a route names, and its type; an empty file when none.
@@ -76,16 +77,16 @@ RoutedFile file_of(const Route& route) {
     case Kind::episode:
       return {render::file_in(route.key)};
     case Kind::stylesheet:
-      return {route.key, "text/css; charset=utf-8"};
+      return {route.key, k_css};
     case Kind::script:
-      return {route.key, "text/javascript; charset=utf-8"};
+      return {route.key, k_javascript};
     case Kind::opml:
-      return {route.key, "text/x-opml; charset=utf-8"};
+      return {route.key, k_opml};
     case Kind::art:
-      return {route.key, "image/webp", true};
+      return {route.key, k_webp, true};
     case Kind::not_found:
       if (is_sitemap(route.key)) {
-        return {route.key, "application/xml; charset=utf-8"};
+        return {route.key, k_xml};
       }
       return {};
     default: // the live directory's own: search, metrics, the report

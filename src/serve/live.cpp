@@ -105,8 +105,8 @@ struct LiveDirectory::Impl {
     auto renderer = renderers.take();
     site_path = renderer->site_path();
     root = make_lasting_page(renderer->root_page(), k_html);
-    stylesheet = make_lasting_page(renderer->stylesheet(), "text/css; charset=utf-8");
-    script = make_lasting_page(renderer->locale_script(), "text/javascript; charset=utf-8");
+    stylesheet = make_lasting_page(renderer->stylesheet(), k_css);
+    script = make_lasting_page(renderer->locale_script(), k_javascript);
     for (const auto& locale : locales) {
       not_found.emplace(locale, make_lasting_page(renderer->not_found_page(locale), k_html));
       unavailable.emplace(locale, make_lasting_page(renderer->unavailable_page(locale), k_html));
@@ -286,8 +286,7 @@ struct LiveDirectory::Impl {
     if (options.site.art_dir.empty()) {
       return nullptr;
     }
-    auto page =
-        file_page(options.site.art_dir / route.path.slug, "image/webp", k_max_art_file_bytes);
+    auto page = file_page(options.site.art_dir / route.path.slug, k_webp, k_max_art_file_bytes);
     if (page) {
       page->gzip_pending = false;
       page->brotli_pending = false;
@@ -370,7 +369,7 @@ struct LiveDirectory::Impl {
         std::string opml = show ? renderer.show_opml(show->show) : std::string();
         return opml.empty()
                    ? nullptr
-                   : make_page(std::move(opml), "text/x-opml; charset=utf-8", wall_clock(),
+                   : make_page(std::move(opml), k_opml, wall_clock(),
                                at + render::Renderer::k_max_lifetime, {show_tag(route.path.slug)});
       }
       default:

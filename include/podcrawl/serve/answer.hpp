@@ -18,7 +18,13 @@ namespace podcrawl::serve {
 
 using Page = std::shared_ptr<const http::CachedPage>;
 
+// The types of the site's files, as both servers send them.
 inline constexpr const char* k_html = "text/html; charset=utf-8";
+inline constexpr const char* k_css = "text/css; charset=utf-8";
+inline constexpr const char* k_javascript = "text/javascript; charset=utf-8";
+inline constexpr const char* k_opml = "text/x-opml; charset=utf-8";
+inline constexpr const char* k_webp = "image/webp";
+inline constexpr const char* k_xml = "application/xml; charset=utf-8";
 // The Cache-Control of a file whose URL names its bytes for good (cover art).
 inline constexpr std::string_view k_immutable_cache_control = "public, max-age=31536000, immutable";
 // A time no page expires at.
