@@ -23,7 +23,10 @@
 #include "directory_show.hpp"
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/directory_pages.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 
 namespace {
 
@@ -215,7 +218,7 @@ struct GeneratedFeed {
 
 std::unordered_map<std::int64_t, GeneratedFeed> generated_feeds(Database& database) {
   std::unordered_map<std::int64_t, GeneratedFeed> feeds;
-  for (auto& feed : database.list_feeds(std::nullopt)) {
+  for (auto& feed : podcrawl::store::CrawlList(database).list_feeds(std::nullopt)) {
     if (const auto number = podcrawl::bench::show_number(feed.url)) {
       feeds[*number] = {feed.id, std::move(feed.show_slug)};
     }
@@ -247,7 +250,7 @@ void generate(const Options& options, const std::string& url, Database& database
                    urls.push_back(podcrawl::bench::show_feed_url(options.first +
                                                                  static_cast<std::int64_t>(i)));
                  }
-                 db.add_feeds(urls, options.now - k_crawled_before_now);
+                 podcrawl::store::CrawlList(db).add_feeds(urls, options.now - k_crawled_before_now);
                  added.shows += static_cast<std::int64_t>(urls.size());
                });
   // Shows stored already (by an earlier run) are left as they are: storing them again would drop
@@ -275,8 +278,9 @@ void generate(const Options& options, const std::string& url, Database& database
                  const auto [number, feed_id] = unstored[i];
                  const ShowSpec spec{options.seed, number, options.episodes, 0, options.now};
                  const auto show = podcrawl::bench::generate_show(spec);
-                 stored.new_episodes += db.record_success(feed_id, fetch_meta(spec), show, crawled,
-                                                          crawled + k_recrawl_after)
+                 stored.new_episodes += podcrawl::store::FetchOutcomes(db)
+                                            .record_success(feed_id, fetch_meta(spec), show,
+                                                            crawled, crawled + k_recrawl_after)
                                             .new_episodes;
                  stored.episodes += static_cast<std::int64_t>(show.episodes.size());
                  ++stored.shows;
@@ -320,7 +324,7 @@ void add_episodes(const Options& options, const std::string& url, Database& data
       static_cast<std::int64_t>(picked.size()), [&](Database& db, std::size_t i) {
         const auto [number, feed_id] = picked[i];
         const std::string feed_url = podcrawl::bench::show_feed_url(number);
-        const auto current = db.load_show(feed_url);
+        const auto current = podcrawl::store::DirectoryPages(db).load_show(feed_url);
         const auto carried = current ? static_cast<std::int64_t>(current->show.episodes.size()) : 0;
         if (carried < options.episodes) {
           throw UsageError(feed_url + " carries " + std::to_string(carried) +
@@ -332,7 +336,8 @@ void add_episodes(const Options& options, const std::string& url, Database& data
         // Just after the new episode appeared.
         const std::int64_t crawled = options.now - 3600 + 60 * spec.extra_episodes + 30;
         stored.new_episodes +=
-            db.record_success(feed_id, fetch_meta(spec), show, crawled, crawled + k_recrawl_after)
+            podcrawl::store::FetchOutcomes(db)
+                .record_success(feed_id, fetch_meta(spec), show, crawled, crawled + k_recrawl_after)
                 .new_episodes;
         stored.episodes += static_cast<std::int64_t>(show.episodes.size());
         ++stored.shows;

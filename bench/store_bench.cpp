@@ -16,7 +16,9 @@
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/feed/model.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 
 namespace {
 
@@ -69,8 +71,9 @@ double store_all(const std::string& url, const std::vector<std::int64_t>& feed_i
         podcrawl::store::FetchMeta meta;
         for (std::size_t i = next++; i < shows.size(); i = next++) {
           meta.content_hash = std::to_string(i);
-          new_episodes +=
-              db.record_success(feed_ids[i], meta, shows[i], now, now + 3600).new_episodes;
+          new_episodes += podcrawl::store::FetchOutcomes(db)
+                              .record_success(feed_ids[i], meta, shows[i], now, now + 3600)
+                              .new_episodes;
         }
       } catch (...) {
         if (!failed.exchange(true)) {
@@ -107,8 +110,8 @@ int run(int argc, char** argv) {
     // A prefix per run, so the program can run again on the same database.
     const std::string feed_url =
         "https://bench.example/" + std::to_string(now) + "/" + std::to_string(f) + ".xml";
-    db.add_feed(feed_url, now);
-    feed_ids.push_back(db.find_feed(feed_url).value().id);
+    podcrawl::store::CrawlList(db).add_feed(feed_url, now);
+    feed_ids.push_back(podcrawl::store::CrawlList(db).find_feed(feed_url).value().id);
     shows.push_back(generated_show(f, episodes, now));
   }
   const double total = static_cast<double>(feeds) * episodes;

@@ -12,6 +12,7 @@
 #include "podcrawl/fetch/fetcher.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "podcrawl/net/url.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 
 namespace podcrawl::cli {
 
@@ -163,8 +164,9 @@ public:
 
   // Write the URLs in one transaction and print every line.
   void flush() {
-    const auto outcomes = m_urls.empty() ? std::vector<store::AddOutcome>()
-                                         : m_database.add_feeds(m_urls, core::now());
+    const auto outcomes = m_urls.empty()
+                              ? std::vector<store::AddOutcome>()
+                              : store::CrawlList(m_database).add_feeds(m_urls, core::now());
     std::size_t next = 0;
     for (const auto& line : m_lines) {
       if (!line.empty()) {

@@ -4,6 +4,8 @@
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/feed/opml.hpp"
+#include "podcrawl/store/crawl_list.hpp"
+#include "podcrawl/store/directory_pages.hpp"
 
 namespace podcrawl::cli {
 
@@ -14,9 +16,9 @@ void add_export_opml_command(CLI::App& app, Context& context) {
   command->callback([out, &context] {
     auto database = context.open_database_to_read();
     std::vector<feed::OpmlEntry> entries;
-    for (const auto& feed : database->list_feeds(std::nullopt)) {
+    for (const auto& feed : store::CrawlList(*database).list_feeds(std::nullopt)) {
       std::string title = feed.show_slug;
-      if (const auto stored = database->load_show(feed.url)) {
+      if (const auto stored = store::DirectoryPages(*database).load_show(feed.url)) {
         title = stored->show.title;
       }
       entries.push_back({feed.url, title});

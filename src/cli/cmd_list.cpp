@@ -4,6 +4,7 @@
 
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 
 namespace podcrawl::cli {
 
@@ -51,11 +52,11 @@ void add_list_command(CLI::App& app, Context& context) {
     std::vector<store::FeedRecord> feeds;
     if (options->status == "all") {
       // Every status: the listed feeds, then those taken off the list.
-      feeds = database->list_feeds(std::nullopt);
-      const auto removed = database->list_feeds(store::FeedStatus::removed);
+      feeds = store::CrawlList(*database).list_feeds(std::nullopt);
+      const auto removed = store::CrawlList(*database).list_feeds(store::FeedStatus::removed);
       feeds.insert(feeds.end(), removed.begin(), removed.end());
     } else {
-      feeds = database->list_feeds(store::parse_feed_status(options->status));
+      feeds = store::CrawlList(*database).list_feeds(store::parse_feed_status(options->status));
     }
     if (options->json) {
       auto array = nlohmann::json::array();

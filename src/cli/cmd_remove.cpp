@@ -5,6 +5,7 @@
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/net/url.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 
 namespace podcrawl::cli {
 
@@ -18,7 +19,7 @@ void add_remove_command(CLI::App& app, Context& context) {
     int missing = 0;
     for (const auto& given : *urls) {
       const auto url = net::normalize_feed_url(given);
-      if (url && database->remove_feed(*url)) {
+      if (url && store::CrawlList(*database).remove_feed(*url)) {
         std::cout << "removed " << *url << '\n';
       } else {
         std::cout << "error " << given << ": not on the crawl list\n";

@@ -80,8 +80,9 @@ void add_render_command(CLI::App& app, Context& context) {
     const render::SiteOptions site = site_options(context, options->locales, options->site_url);
     const std::int64_t now = core::resolve_render_time(options->now);
     auto database = context.open_database_to_read();
+    store::DirectoryPages pages(*database);
     const auto [summary, shows] =
-        publish::render_directory(*database, site, options->out, now, options->full);
+        publish::render_directory(pages, site, options->out, now, options->full);
     std::cout << (summary.updated ? "updated " : "rendered ") << options->out << ": "
               << summary.pages << " pages for " << shows << " shows, " << summary.written
               << " files written, " << summary.removed << " removed\n";

@@ -8,6 +8,7 @@
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/render/report.hpp"
+#include "podcrawl/store/crawl_history.hpp"
 
 namespace podcrawl::cli {
 
@@ -44,8 +45,8 @@ void add_report_command(CLI::App& app, Context& context) {
                                     options->locale);
     const std::int64_t now = core::resolve_render_time(options->now);
     auto database = context.open_database_to_read();
-    const std::string page =
-        render::report_page(database->crawl_report(now, options->days), localizer);
+    const std::string page = render::report_page(
+        store::CrawlHistory(*database).crawl_report(now, options->days), localizer);
     if (options->out == "-") {
       std::cout << page;
       return;

@@ -9,6 +9,7 @@
 
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/store/directory_search.hpp"
 
 namespace podcrawl::cli {
 
@@ -48,7 +49,8 @@ void add_search_command(CLI::App& app, Context& context) {
   command->add_flag("--json", options->json, "print a JSON array, one object per show");
   command->callback([options, &context] {
     auto database = context.open_database_to_read();
-    const auto page = database->search({options->query, options->language, 0, options->limit});
+    const auto page = store::DirectorySearch(*database).search(
+        {options->query, options->language, 0, options->limit});
     if (page.too_long) {
       throw core::UsageError("the query is longer than " +
                              std::to_string(store::k_max_search_query_chars) + " characters");
@@ -83,20 +85,21 @@ void add_reindex_command(CLI::App& app, Context& context) {
     auto last = std::chrono::steady_clock::now();
     bool printed = false;
     std::int64_t rows = 0;
-    database->reindex(k_reindex_batch, [&](std::int64_t done, std::int64_t total) {
-      rows = done;
-      const auto now = std::chrono::steady_clock::now();
-      if (!enabled || (now - last < std::chrono::seconds(1) && done < total)) {
-        return;
-      }
-      last = now;
-      printed = true;
-      std::fprintf(
-          stderr, "%sreindex: %lld of %lld shows and episodes (%.0f%%)%s", tty ? "\r" : "",
-          static_cast<long long>(done), static_cast<long long>(total),
-          100.0 * static_cast<double>(done) / static_cast<double>(std::max<std::int64_t>(total, 1)),
-          tty ? "\x1b[K" : "\n");
-    });
+    store::DirectorySearch(*database).reindex(
+        k_reindex_batch, [&](std::int64_t done, std::int64_t total) {
+          rows = done;
+          const auto now = std::chrono::steady_clock::now();
+          if (!enabled || (now - last < std::chrono::seconds(1) && done < total)) {
+            return;
+          }
+          last = now;
+          printed = true;
+          std::fprintf(stderr, "%sreindex: %lld of %lld shows and episodes (%.0f%%)%s",
+                       tty ? "\r" : "", static_cast<long long>(done), static_cast<long long>(total),
+                       100.0 * static_cast<double>(done) /
+                           static_cast<double>(std::max<std::int64_t>(total, 1)),
+                       tty ? "\x1b[K" : "\n");
+        });
     if (printed && tty) {
       std::fputc('\n', stderr);
     }

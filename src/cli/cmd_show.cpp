@@ -5,6 +5,7 @@
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/feed/json.hpp"
 #include "podcrawl/net/url.hpp"
+#include "podcrawl/store/directory_pages.hpp"
 
 namespace podcrawl::cli {
 
@@ -15,7 +16,7 @@ void add_show_command(CLI::App& app, Context& context) {
   command->callback([key, &context] {
     auto database = context.open_database_to_read();
     const std::string lookup = net::normalize_feed_url(*key).value_or(*key);
-    const auto stored = database->load_show(lookup);
+    const auto stored = store::DirectoryPages(*database).load_show(lookup);
     if (!stored) {
       throw core::UsageError("no stored show for " + *key);
     }

@@ -5,6 +5,7 @@
 
 #include "context.hpp"
 #include "podcrawl/core/time.hpp"
+#include "podcrawl/store/crawl_history.hpp"
 
 namespace podcrawl::cli {
 
@@ -57,7 +58,7 @@ void add_stats_command(CLI::App& app, Context& context) {
   command->add_flag("--json", *json, "print JSON");
   command->callback([json, &context] {
     auto database = context.open_database_to_read();
-    const auto stats = database->stats();
+    const auto stats = store::CrawlHistory(*database).stats();
     if (*json) {
       std::cout << to_json(stats).dump(2) << '\n';
       return;

@@ -22,6 +22,7 @@
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
+#include "podcrawl/store/cover_art.hpp"
 #include "podcrawl/store/database.hpp"
 
 namespace podcrawl::crawl {
@@ -67,7 +68,7 @@ public:
       throw core::EnvironmentError("cannot create the art folder " + m_folder.string() + ": " +
                                    error.message());
     }
-    m_database.enlist_artwork();
+    store::CoverArt(m_database).enlist_artwork();
     start_lanes();
     try {
       fetch_all();
@@ -136,8 +137,8 @@ private:
       const std::size_t busy = pool.pending() + m_staged.size();
       if (more && busy < concurrency && !past_deadline()) {
         const std::size_t wanted = concurrency - busy;
-        const auto claimed =
-            m_database.claim_due_artwork(wanted, core::now(), k_claim_lease_seconds);
+        const auto claimed = store::CoverArt(m_database)
+                                 .claim_due_artwork(wanted, core::now(), k_claim_lease_seconds);
         more = claimed.size() == wanted;
         for (const store::ArtworkRecord& record : claimed) {
           if (!m_claimed.emplace(record.id, record).second) {
@@ -228,7 +229,8 @@ private:
     }
     const std::vector<std::int64_t> ids(m_open.begin(), m_open.end());
     try {
-      store::Database(m_database_url).release_artwork(ids, reason, core::now());
+      store::Database database(m_database_url);
+      store::CoverArt(database).release_artwork(ids, reason, core::now());
     } catch (const core::EnvironmentError& failure) {
       spdlog::warn("{} claimed images wait for their lease to end: {}", ids.size(), failure.what());
     }
@@ -240,25 +242,27 @@ private:
     const std::int64_t now = core::now();
     if (result.outcome == fetch::FetchOutcome::not_modified) {
       count(&ArtSummary::not_modified);
-      m_database.record_artwork(record.id, unchanged(record, result), now,
-                                now + m_config.art.refresh_seconds);
+      store::CoverArt(m_database)
+          .record_artwork(record.id, unchanged(record, result), now,
+                          now + m_config.art.refresh_seconds);
       close(record.id);
       return;
     }
     if (result.outcome == fetch::FetchOutcome::deferred) {
       // Not asked: no failure of the image's.
       count(&ArtSummary::deferred);
-      m_database.release_artwork(
-          {record.id}, result.error,
-          now + std::max<std::int64_t>(0, result.retry_after_seconds.value_or(0)));
+      store::CoverArt(m_database)
+          .release_artwork({record.id}, result.error,
+                           now + std::max<std::int64_t>(0, result.retry_after_seconds.value_or(0)));
       close(record.id);
       return;
     }
     if (result.outcome != fetch::FetchOutcome::ok) {
       count(&ArtSummary::failed);
       spdlog::debug("cover art {}: {}", net::redact(record.url), result.error);
-      m_database.record_artwork_failure(record.id, result.error, false, now,
-                                        now + m_config.art.retry_seconds);
+      store::CoverArt(m_database)
+          .record_artwork_failure(record.id, result.error, false, now,
+                                  now + m_config.art.retry_seconds);
       close(record.id);
       return;
     }
@@ -278,7 +282,8 @@ private:
       // The same bytes as last time, or as another URL's: the files made then serve.
       count(update.content_hash == job.record.content_hash ? &ArtSummary::not_modified
                                                            : &ArtSummary::reused);
-      lane.database.record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
+      store::CoverArt(lane.database)
+          .record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
       close(job.record.id);
       return;
     }
@@ -287,8 +292,9 @@ private:
       count(&ArtSummary::refused);
       const std::string error = prepared.error.empty() ? "no rendition" : prepared.error;
       spdlog::debug("cover art {}: {}", net::redact(job.record.url), error);
-      lane.database.record_artwork_failure(job.record.id, error, true, now,
-                                           now + m_config.art.retry_seconds);
+      store::CoverArt(lane.database)
+          .record_artwork_failure(job.record.id, error, true, now,
+                                  now + m_config.art.retry_seconds);
       close(job.record.id);
       return;
     }
@@ -301,7 +307,8 @@ private:
     update.width = prepared.width;
     update.height = prepared.height;
     count(&ArtSummary::made);
-    lane.database.record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
+    store::CoverArt(lane.database)
+        .record_artwork(job.record.id, update, now, now + m_config.art.refresh_seconds);
     close(job.record.id);
   }
 
@@ -321,7 +328,7 @@ private:
   // Fill `update` with the size and renditions already made of its content hash; false when
   // none were.
   static bool take_known(store::Database& database, store::ArtworkUpdate& update) {
-    auto known = database.artwork_with_hash(update.content_hash);
+    auto known = store::CoverArt(database).artwork_with_hash(update.content_hash);
     if (!known) {
       return false;
     }

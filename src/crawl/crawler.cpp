@@ -26,7 +26,10 @@
 #include "podcrawl/feed/parser.hpp"
 #include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
+#include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "podcrawl/store/history.hpp"
 
 namespace podcrawl::crawl {
@@ -238,7 +241,7 @@ std::size_t Run::worker_count(const CrawlOptions& options) {
 
 CrawlSummary Run::execute() {
   store::Database claims(m_database_url);
-  const std::int64_t run_id = claims.begin_crawl_run(m_started);
+  const std::int64_t run_id = store::CrawlHistory(claims).begin_crawl_run(m_started);
   std::vector<std::thread> workers;
   workers.reserve(m_workers);
   for (std::size_t i = 0; i < m_workers; ++i) {
@@ -265,10 +268,10 @@ CrawlSummary Run::execute() {
   totals.not_modified = m_summary.not_modified;
   totals.failed = m_summary.failed;
   totals.new_episodes = m_summary.new_episodes;
-  claims.finish_crawl_run(run_id, totals);
+  store::CrawlHistory(claims).finish_crawl_run(run_id, totals);
   write_history(claims, run_id, true);
   try {
-    const std::int64_t pruned = claims.prune_history(
+    const std::int64_t pruned = store::CrawlHistory(claims).prune_history(
         *totals.finished_at - std::int64_t{m_config.crawl.history_days} * k_day_seconds);
     if (pruned > 0) {
       spdlog::debug("pruned {} rows of crawl history", pruned);
@@ -308,7 +311,7 @@ void Run::write_history(store::Database& claims, std::int64_t run_id, bool last)
   }
   keep_ranked_hosts(delta.host_hours, k_history_hosts_per_rank);
   try {
-    claims.add_history(run_id, run, delta);
+    store::CrawlHistory(claims).add_history(run_id, run, delta);
   } catch (const core::EnvironmentError& error) {
     spdlog::warn("the crawl history was not written: {}", error.what());
   }
@@ -341,12 +344,12 @@ bool Run::may_claim() const {
 void Run::fetch_all(store::Database& claims, std::int64_t run_id) {
   const int concurrency = std::max(1, m_options.concurrency);
   fetch::Pacer pacer(m_config.crawl);
-  pacer.learn(claims.load_host_paces());
+  pacer.learn(store::CrawlHistory(claims).load_host_paces());
   fetch::TransferPool pool(m_config.fetch, concurrency, pacer);
   auto paces_saved = std::chrono::steady_clock::now();
   auto slowest_found = paces_saved;
   const auto save_paces = [&] {
-    claims.save_host_paces(run_id, pace_records(pacer), core::now());
+    store::CrawlHistory(claims).save_host_paces(run_id, pace_records(pacer), core::now());
     write_history(claims, run_id, false);
     paces_saved = std::chrono::steady_clock::now();
   };
@@ -370,8 +373,8 @@ void Run::fetch_all(store::Database& claims, std::int64_t run_id) {
       if (m_options.limit) {
         batch = std::min(batch, *m_options.limit - m_summary.claimed);
       }
-      const auto claimed = claims.claim_due_feeds(static_cast<int>(batch), m_options.all,
-                                                  core::now(), lease, cursor);
+      const auto claimed = store::CrawlList(claims).claim_due_feeds(
+          static_cast<int>(batch), m_options.all, core::now(), lease, cursor);
       exhausted = claimed.empty();
       for (const auto& feed : claimed) {
         cursor = std::max(cursor, feed.id);
@@ -433,13 +436,13 @@ void Run::process(store::Database& database, const Job& job) {
       store_fetched(database, job);
       break;
     case fetch::FetchOutcome::not_modified:
-      database.record_not_modified(feed.id, core::now(),
-                                   core::now() + m_config.crawl.refresh_interval_seconds);
+      store::FetchOutcomes(database).record_not_modified(
+          feed.id, core::now(), core::now() + m_config.crawl.refresh_interval_seconds);
       count(&CrawlSummary::not_modified);
       record(job, store::FetchKind::not_modified);
       break;
     case fetch::FetchOutcome::deferred:
-      database.defer_feed(
+      store::CrawlList(database).defer_feed(
           feed.id, core::now() + std::clamp<std::int64_t>(result.retry_after_seconds.value_or(0), 0,
                                                           m_config.crawl.backoff_ceiling_seconds));
       count(&CrawlSummary::deferred);
@@ -451,7 +454,7 @@ void Run::process(store::Database& database, const Job& job) {
   }
   if (!result.permanent_url.empty()) {
     if (const auto moved = net::normalize_feed_url(result.permanent_url);
-        moved && *moved != feed.url && database.move_feed(feed.id, *moved)) {
+        moved && *moved != feed.url && store::CrawlList(database).move_feed(feed.id, *moved)) {
       spdlog::info("{} moved permanently to {}", net::redact(feed.url), net::redact(*moved));
     }
   }
@@ -471,7 +474,8 @@ void Run::store_fetched(store::Database& database, const Job& job) {
   if (!feed.content_hash.empty() && meta.content_hash == feed.content_hash) {
     // A 200 with the very body stored last time: nothing to parse or store.
     const std::int64_t now = core::now();
-    database.record_unchanged(feed.id, meta, now, now + m_config.crawl.refresh_interval_seconds);
+    store::FetchOutcomes(database).record_unchanged(feed.id, meta, now,
+                                                    now + m_config.crawl.refresh_interval_seconds);
     count(&CrawlSummary::not_modified);
     record(job, store::FetchKind::unchanged);
     return;
@@ -490,15 +494,15 @@ void Run::store_fetched(store::Database& database, const Job& job) {
     parsed.show.episodes.resize(max_episodes);
   }
   const std::int64_t now = core::now();
-  const auto saved = database.record_success(feed.id, meta, parsed.show, now,
-                                             now + refresh_seconds(parsed.show, m_config.crawl));
+  const auto saved = store::FetchOutcomes(database).record_success(
+      feed.id, meta, parsed.show, now, now + refresh_seconds(parsed.show, m_config.crawl));
   count(&CrawlSummary::fetched);
   count(&CrawlSummary::new_episodes, saved.new_episodes);
   record(job, store::FetchKind::ok, saved.new_episodes);
   spdlog::debug("{}: {} episodes, {} new", net::redact(feed.url), parsed.show.episodes.size(),
                 saved.new_episodes);
   if (const auto moved = net::normalize_feed_url(parsed.show.new_feed_url);
-      moved && *moved != feed.url && database.move_feed(feed.id, *moved)) {
+      moved && *moved != feed.url && store::CrawlList(database).move_feed(feed.id, *moved)) {
     spdlog::info("{} announces its new URL {}", net::redact(feed.url), net::redact(*moved));
   }
 }
@@ -520,7 +524,7 @@ void Run::fail(store::Database& database, const Job& job, const std::string& err
   if (result.retry_after_seconds) {
     wait = std::clamp(*result.retry_after_seconds, wait, m_config.crawl.backoff_ceiling_seconds);
   }
-  database.record_failure(feed.id, failure, now, now + wait);
+  store::FetchOutcomes(database).record_failure(feed.id, failure, now, now + wait);
   count(&CrawlSummary::failed);
   record(job, failure_kind(result.outcome, result.http_status));
   spdlog::warn("{}: {}", net::redact(feed.url), error);

@@ -50,28 +50,28 @@ private:
 };
 
 // The home page and every category and language with its pages.
-void write_lists(store::Database& database, SiteWriter& writer) {
-  writer.write_home(database.load_home_page());
+void write_lists(store::DirectoryPages& pages, SiteWriter& writer) {
+  writer.write_home(pages.load_home_page());
   for (std::string after;;) {
-    const auto categories = database.load_categories(after, k_render_batch_lists);
+    const auto categories = pages.load_categories(after, k_render_batch_lists);
     if (categories.empty()) {
       break;
     }
     for (const auto& category : categories) {
       write_list_pages(writer, category.show_count, [&](std::int64_t page) {
-        return database.load_category_page(category.slug, page);
+        return pages.load_category_page(category.slug, page);
       });
     }
     after = categories.back().slug;
   }
   for (std::string after;;) {
-    const auto languages = database.load_languages(after, k_render_batch_lists);
+    const auto languages = pages.load_languages(after, k_render_batch_lists);
     if (languages.empty()) {
       break;
     }
     for (const auto& language : languages) {
       write_list_pages(writer, language.show_count, [&](std::int64_t page) {
-        return database.load_language_page(language.tag, page);
+        return pages.load_language_page(language.tag, page);
       });
     }
     after = languages.back().tag;
@@ -79,12 +79,12 @@ void write_lists(store::Database& database, SiteWriter& writer) {
 }
 
 // The walk over the whole directory: the lists, then the shows in slug order, a batch at a time.
-std::int64_t write_directory(store::Database& database, SiteWriter& writer) {
-  write_lists(database, writer);
+std::int64_t write_directory(store::DirectoryPages& pages, SiteWriter& writer) {
+  write_lists(pages, writer);
   std::int64_t shows = 0;
   Progress progress;
   for (std::string after;;) {
-    const auto batch = database.load_show_batch(after, k_render_batch_shows);
+    const auto batch = pages.load_show_batch(after, k_render_batch_shows);
     if (batch.empty()) {
       break;
     }
@@ -101,9 +101,9 @@ std::int64_t write_directory(store::Database& database, SiteWriter& writer) {
 // An update of the published site: the shows changed since it was rendered or with a relative
 // date that has changed by now, each again or removed, and the lists when any show changed or
 // they expired. Returns the shows rendered or removed.
-std::int64_t update_directory(store::Database& database, SiteWriter& writer,
+std::int64_t update_directory(store::DirectoryPages& pages, SiteWriter& writer,
                               const PreviousRender& previous) {
-  std::vector<std::string> changed = database.shows_changed_since(previous.snapshot);
+  std::vector<std::string> changed = pages.shows_changed_since(previous.snapshot);
   std::sort(changed.begin(), changed.end()); // the database's collation may order otherwise
   std::vector<std::string> slugs;
   std::set_union(changed.begin(), changed.end(), previous.expired_shows.begin(),
@@ -117,7 +117,7 @@ std::int64_t update_directory(store::Database& database, SiteWriter& writer,
         slugs.begin() + static_cast<std::ptrdiff_t>(
                             std::min(slugs.size(), first + std::size_t{k_render_batch_shows})));
     std::set<std::string> listed;
-    for (const auto& show : database.load_show_pages(part)) {
+    for (const auto& show : pages.load_show_pages(part)) {
       listed.insert(show.show.slug);
       writer.write_show(show);
     }
@@ -130,23 +130,23 @@ std::int64_t update_directory(store::Database& database, SiteWriter& writer,
     progress.shows(done, slugs.size());
   }
   if (!changed.empty() || previous.lists_expired) {
-    write_lists(database, writer);
+    write_lists(pages, writer);
   }
   return done;
 }
 
 } // namespace
 
-DirectoryRender render_directory(store::Database& database, const render::SiteOptions& options,
+DirectoryRender render_directory(store::DirectoryPages& pages, const render::SiteOptions& options,
                                  const std::filesystem::path& out_dir, std::int64_t now,
                                  bool full) {
   // Taken before anything is read: every change it does not cover, the next render sees.
-  const std::string snapshot = database.directory_snapshot();
+  const std::string snapshot = pages.directory_snapshot();
   SiteWriter writer(options, out_dir, now, full);
   const auto& previous = writer.previous();
   DirectoryRender result;
   result.shows =
-      previous ? update_directory(database, writer, *previous) : write_directory(database, writer);
+      previous ? update_directory(pages, writer, *previous) : write_directory(pages, writer);
   result.summary = writer.publish(snapshot);
   return result;
 }

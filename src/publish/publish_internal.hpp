@@ -32,7 +32,7 @@ std::optional<ShowRecord> parse_show_record(std::string_view line);
 // What a render recorded about the site it published.
 struct RenderState {
   std::string fingerprint;          // render_fingerprint of its options
-  std::string snapshot;             // store::Database::directory_snapshot() it reflects
+  std::string snapshot;             // store::DirectoryPages::directory_snapshot() it reflects
   std::int64_t rendered_at = 0;     // its `now`
   std::int64_t lists_expire_at = 0; // the earliest expiry of the home and list pages
 };

@@ -21,7 +21,10 @@
 #include "podcrawl/serve/negotiate.hpp"
 #include "podcrawl/serve/route.hpp"
 #include "podcrawl/store/changes.hpp"
+#include "podcrawl/store/crawl_history.hpp"
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/directory_pages.hpp"
+#include "podcrawl/store/directory_search.hpp"
 #include "pool_internal.hpp"
 
 namespace podcrawl::serve {
@@ -92,7 +95,7 @@ struct LiveDirectory::Impl {
         databases(static_cast<std::size_t>(options.config.database_connections),
                   [url = options.database_url] {
                     auto database = std::make_unique<store::Database>(url);
-                    database->prepare_pages();
+                    store::DirectoryPages(*database).prepare_pages();
                     return database;
                   }),
         renderers(static_cast<std::size_t>(options.config.database_connections),
@@ -170,12 +173,13 @@ struct LiveDirectory::Impl {
   // snapshot is taken before asking, so a change committed meanwhile is found by the next look.
   template <typename Pause>
   void poll(store::Database& database, std::stop_token stop, Pause pause) {
-    std::string snapshot = database.directory_snapshot();
+    store::DirectoryPages pages(database);
+    std::string snapshot = pages.directory_snapshot();
     cache.set_listening(true);
     while (!stop.stop_requested()) {
       pause(k_poll_interval);
-      std::string next = database.directory_snapshot();
-      const auto slugs = database.shows_changed_since(snapshot);
+      std::string next = pages.directory_snapshot();
+      const auto slugs = pages.shows_changed_since(snapshot);
       if (!slugs.empty()) {
         cache.invalidate(slugs);
       }
@@ -327,27 +331,28 @@ struct LiveDirectory::Impl {
 
   Page load_and_render(store::Database& database, render::Renderer& renderer, const Route& route,
                        std::int64_t at) {
+    store::DirectoryPages pages(database);
     switch (route.kind) {
       case Kind::home:
-        return html_page(renderer.home_page(database.load_home_page(), route.path.locale, at),
+        return html_page(renderer.home_page(pages.load_home_page(), route.path.locale, at),
                          {std::string(k_lists_tag)});
       case Kind::category:
       case Kind::language: {
         const auto list = route.kind == Kind::category
-                              ? database.load_category_page(route.path.slug, route.path.page)
-                              : database.load_language_page(route.path.slug, route.path.page);
+                              ? pages.load_category_page(route.path.slug, route.path.page)
+                              : pages.load_language_page(route.path.slug, route.path.page);
         return list ? html_page(renderer.list_page(*list, route.path.locale, at),
                                 {std::string(k_lists_tag)})
                     : nullptr;
       }
       case Kind::show: {
-        const auto show = database.load_show_page(route.path.slug, route.path.page);
+        const auto show = pages.load_show_page(route.path.slug, route.path.page);
         return show ? html_page(renderer.show_page(*show, route.path.locale, at),
                                 {show_tag(route.path.slug)})
                     : nullptr;
       }
       case Kind::episode: {
-        const auto episode = database.load_episode_page(route.path.slug, route.path.episode);
+        const auto episode = pages.load_episode_page(route.path.slug, route.path.episode);
         return episode ? html_page(renderer.episode_page(*episode, route.path.locale, at),
                                    {show_tag(route.path.slug)})
                        : nullptr;
@@ -355,7 +360,8 @@ struct LiveDirectory::Impl {
       case Kind::search: {
         // Any show's change may change the results (k_lists_tag). A client asks again each
         // time (max-age=0) and is answered from memory, 304 when nothing changed.
-        const auto results = database.load_search_page(route.words, route.path.page);
+        const auto results =
+            store::DirectorySearch(database).load_search_page(route.words, route.path.page);
         if (!results) {
           return nullptr;
         }
@@ -365,7 +371,7 @@ struct LiveDirectory::Impl {
         return page;
       }
       case Kind::opml: {
-        const auto show = database.load_show_page(route.path.slug, 1);
+        const auto show = pages.load_show_page(route.path.slug, 1);
         std::string opml = show ? renderer.show_opml(show->show) : std::string();
         return opml.empty()
                    ? nullptr
@@ -400,7 +406,7 @@ struct LiveDirectory::Impl {
       if (wall - stats_read_at >= k_stats_lifetime_seconds) {
         try {
           with_database([&](store::Database& database, render::Renderer&) -> Page {
-            stats = database.stats();
+            stats = store::CrawlHistory(database).stats();
             return nullptr;
           });
         } catch (const core::EnvironmentError& error) {
@@ -443,7 +449,8 @@ struct LiveDirectory::Impl {
     }
     std::string html;
     with_database([&](store::Database& database, render::Renderer& renderer) -> Page {
-      html = renderer.report_page(database.crawl_report(at, static_cast<int>(days)), locale);
+      html = renderer.report_page(
+          store::CrawlHistory(database).crawl_report(at, static_cast<int>(days)), locale);
       return nullptr;
     });
     http::Response response;

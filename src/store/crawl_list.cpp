@@ -1,3 +1,5 @@
+#include "podcrawl/store/crawl_list.hpp"
+
 #include <algorithm>
 #include <string>
 #include <unordered_map>
@@ -45,8 +47,8 @@ std::vector<FeedRecord> feeds_from_result(const pqxx::result& result) {
   return feeds;
 }
 
-// A feed stopped describing its show (removed or gone): another live feed of the show takes it
-// over, else the show becomes inactive.
+} // namespace
+
 void release_show(pqxx::work& txn, std::int64_t feed_id) {
   const auto released = txn.exec_params(
       "WITH heir AS ("
@@ -62,14 +64,14 @@ void release_show(pqxx::work& txn, std::int64_t feed_id) {
   }
 }
 
-} // namespace
+CrawlList::CrawlList(Database& database) : m_impl(database.m_impl.get()) {}
 
-AddOutcome Database::add_feed(const std::string& url, std::int64_t now) {
+AddOutcome CrawlList::add_feed(const std::string& url, std::int64_t now) {
   return add_feeds({url}, now).front();
 }
 
-std::vector<AddOutcome> Database::add_feeds(const std::vector<std::string>& urls,
-                                            std::int64_t now) {
+std::vector<AddOutcome> CrawlList::add_feeds(const std::vector<std::string>& urls,
+                                             std::int64_t now) {
   // Each distinct URL once, in the order first given; later copies are `exists`.
   nlohmann::json distinct = nlohmann::json::array();
   std::unordered_map<std::string, std::size_t> position;
@@ -127,7 +129,7 @@ std::vector<AddOutcome> Database::add_feeds(const std::vector<std::string>& urls
   });
 }
 
-bool Database::remove_feed(const std::string& url) {
+bool CrawlList::remove_feed(const std::string& url) {
   return guarded(m_impl->redacted_url, "remove feed", [&] {
     pqxx::work txn(m_impl->connection);
     const auto removed = txn.exec_params(
@@ -143,7 +145,7 @@ bool Database::remove_feed(const std::string& url) {
   });
 }
 
-std::vector<FeedRecord> Database::list_feeds(std::optional<FeedStatus> status) {
+std::vector<FeedRecord> CrawlList::list_feeds(std::optional<FeedStatus> status) {
   std::optional<std::string> status_name;
   if (status) {
     status_name = to_string(*status);
@@ -161,7 +163,7 @@ std::vector<FeedRecord> Database::list_feeds(std::optional<FeedStatus> status) {
   });
 }
 
-std::optional<FeedRecord> Database::find_feed(const std::string& url) {
+std::optional<FeedRecord> CrawlList::find_feed(const std::string& url) {
   return guarded(m_impl->redacted_url, "find feed", [&]() -> std::optional<FeedRecord> {
     pqxx::work txn(m_impl->connection);
     const auto result = txn.exec_params("SELECT " + k_feed_columns +
@@ -176,9 +178,9 @@ std::optional<FeedRecord> Database::find_feed(const std::string& url) {
   });
 }
 
-std::vector<FeedRecord> Database::claim_due_feeds(int limit, bool all, std::int64_t now,
-                                                  std::int64_t lease_seconds,
-                                                  std::int64_t after_id) {
+std::vector<FeedRecord> CrawlList::claim_due_feeds(int limit, bool all, std::int64_t now,
+                                                   std::int64_t lease_seconds,
+                                                   std::int64_t after_id) {
   if (limit <= 0) {
     return {};
   }
@@ -215,7 +217,7 @@ std::vector<FeedRecord> Database::claim_due_feeds(int limit, bool all, std::int6
   });
 }
 
-void Database::defer_feed(std::int64_t feed_id, std::int64_t next_fetch_at) {
+void CrawlList::defer_feed(std::int64_t feed_id, std::int64_t next_fetch_at) {
   guarded(m_impl->redacted_url, "defer feed", [&] {
     pqxx::nontransaction txn(m_impl->connection);
     txn.exec_params(
@@ -225,76 +227,7 @@ void Database::defer_feed(std::int64_t feed_id, std::int64_t next_fetch_at) {
   });
 }
 
-void Database::record_not_modified(std::int64_t feed_id, std::int64_t now,
-                                   std::int64_t next_fetch_at) {
-  FetchMeta meta;
-  meta.http_status = 304;
-  record_unchanged_fetch(feed_id, meta, /*keep_validators=*/true, "not_modified", now,
-                         next_fetch_at);
-}
-
-void Database::record_unchanged(std::int64_t feed_id, const FetchMeta& meta, std::int64_t now,
-                                std::int64_t next_fetch_at) {
-  record_unchanged_fetch(feed_id, meta, /*keep_validators=*/false, "unchanged", now, next_fetch_at);
-}
-
-void Database::record_unchanged_fetch(std::int64_t feed_id, const FetchMeta& meta,
-                                      bool keep_validators, const char* outcome, std::int64_t now,
-                                      std::int64_t next_fetch_at) {
-  guarded(m_impl->redacted_url, "record unchanged fetch", [&] {
-    // One statement is one transaction: the feed's state and its history move together, in a
-    // single round trip (the crawl's most frequent write).
-    pqxx::nontransaction txn(m_impl->connection);
-    static const std::string k_sql =
-        "WITH durability AS (SELECT set_config('synchronous_commit', 'off', true)),"
-        " state AS ("
-        "  UPDATE feeds SET last_fetch_at = to_timestamp($2::bigint),"
-        "  next_fetch_at = to_timestamp($3::bigint), lease_until = NULL, last_status = $4,"
-        "  etag = CASE WHEN $7::boolean THEN etag ELSE $5 END,"
-        "  last_modified = CASE WHEN $7::boolean THEN last_modified ELSE $6 END,"
-        "  status = CASE WHEN status = 'removed' THEN status ELSE 'active' END,"
-        "  failures = 0, failure_score = 0, last_error = ''"
-        "  WHERE id = $1 RETURNING id)"
-        " INSERT INTO fetches (feed_id, fetched_at, outcome, http_status)"
-        " SELECT id, to_timestamp($2::bigint), $8, $4 FROM state, durability";
-    exec_named(txn, "podcrawl_record_unchanged", k_sql, feed_id, now, next_fetch_at,
-               meta.http_status, bounded_text(meta.etag, k_max_error_bytes),
-               bounded_text(meta.last_modified, k_max_error_bytes), keep_validators, outcome);
-  });
-}
-
-void Database::record_failure(std::int64_t feed_id, const FetchFailure& failure, std::int64_t now,
-                              std::int64_t next_fetch_at) {
-  const std::string message = bounded_text(failure.error, k_max_error_bytes);
-  const bool gone = failure.gone;
-  const int weight = std::max(failure.weight, 0);
-  guarded(m_impl->redacted_url, "record failure", [&] {
-    pqxx::work txn(m_impl->connection);
-    commit_without_flush_wait(txn);
-    txn.exec_params(
-        "UPDATE feeds SET failures = failures + 1,"
-        " failure_score = least(failure_score::bigint + $7::integer, 2147483647),"
-        " status = CASE WHEN status = 'removed' THEN status"
-        "               WHEN $5::boolean THEN 'gone'"
-        "               WHEN failure_score::bigint + $7::integer >= $8::integer THEN 'failing'"
-        "               ELSE 'active' END,"
-        " last_status = $2::integer, last_error = $3, last_fetch_at = to_timestamp($4::bigint),"
-        " next_fetch_at = to_timestamp($6::bigint), lease_until = NULL"
-        " WHERE id = $1",
-        feed_id, failure.http_status, message, now, gone, next_fetch_at, weight,
-        failure.failing_score);
-    if (gone) {
-      release_show(txn, feed_id);
-    }
-    txn.exec_params(
-        "INSERT INTO fetches (feed_id, fetched_at, outcome, http_status, error)"
-        " VALUES ($1, to_timestamp($2::bigint), $3, $4::integer, $5)",
-        feed_id, now, gone ? "gone" : "failed", failure.http_status, message);
-    txn.commit();
-  });
-}
-
-bool Database::move_feed(std::int64_t feed_id, const std::string& new_url) {
+bool CrawlList::move_feed(std::int64_t feed_id, const std::string& new_url) {
   return guarded(m_impl->redacted_url, "move feed", [&] {
     pqxx::work txn(m_impl->connection);
     const auto moving = txn.exec_params("SELECT url FROM feeds WHERE id = $1 FOR UPDATE", feed_id);
@@ -325,77 +258,6 @@ bool Database::move_feed(std::int64_t feed_id, const std::string& new_url) {
         old_url, target);
     txn.commit();
     return true;
-  });
-}
-
-std::int64_t Database::begin_crawl_run(std::int64_t now) {
-  return guarded(m_impl->redacted_url, "begin crawl run", [&] {
-    pqxx::work txn(m_impl->connection);
-    const auto row = txn.exec_params1(
-        "INSERT INTO crawl_runs (started_at) VALUES (to_timestamp($1::bigint)) RETURNING id", now);
-    txn.commit();
-    return row[0].as<std::int64_t>();
-  });
-}
-
-void Database::finish_crawl_run(std::int64_t run_id, const CrawlRunStats& totals) {
-  guarded(m_impl->redacted_url, "finish crawl run", [&] {
-    pqxx::work txn(m_impl->connection);
-    txn.exec_params(
-        "UPDATE crawl_runs SET finished_at = coalesce(to_timestamp($2::bigint), now()),"
-        " fetched = $3, not_modified = $4, failed = $5, new_episodes = $6 WHERE id = $1",
-        run_id, totals.finished_at, totals.fetched, totals.not_modified, totals.failed,
-        totals.new_episodes);
-    txn.commit();
-  });
-}
-
-std::map<std::string, double> Database::load_host_paces() {
-  return guarded(m_impl->redacted_url, "load host paces", [&] {
-    pqxx::nontransaction txn(m_impl->connection);
-    std::map<std::string, double> paces;
-    for (const auto& row : txn.exec_params(
-             "SELECT host, concurrency FROM host_paces ORDER BY updated_at DESC LIMIT $1",
-             k_max_learned_hosts)) {
-      paces.emplace(row[0].as<std::string>(), row[1].as<double>());
-    }
-    return paces;
-  });
-}
-
-void Database::save_host_paces(std::int64_t run_id, const std::vector<HostPaceRecord>& hosts,
-                               std::int64_t now) {
-  if (hosts.empty()) {
-    return;
-  }
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& host : hosts) {
-    rows.push_back({{"host", bounded_text(host.host, k_max_host_bytes)},
-                    {"concurrency", host.concurrency},
-                    {"requests", host.requests},
-                    {"throttled", host.throttled},
-                    {"overloaded", host.overloaded},
-                    {"peak", host.peak},
-                    {"latency", host.mean_latency_seconds}});
-  }
-  guarded(m_impl->redacted_url, "save host paces", [&] {
-    pqxx::work txn(m_impl->connection);
-    // Sorted by host, so that two crawlers saving at once lock the rows in the same order.
-    txn.exec_params(
-        "INSERT INTO host_paces AS p (host, concurrency, run_id, requests, throttled, overloaded,"
-        "  peak, mean_latency_seconds, updated_at)"
-        " SELECT r.host, r.concurrency, $2, r.requests, r.throttled, r.overloaded, r.peak,"
-        "  r.latency, to_timestamp($3::bigint)"
-        " FROM jsonb_to_recordset($1::jsonb) AS r(host text, concurrency float8, requests bigint,"
-        "  throttled bigint, overloaded bigint, peak int, latency float8)"
-        " WHERE r.host <> '' ORDER BY r.host"
-        " ON CONFLICT (host) DO UPDATE SET concurrency = excluded.concurrency,"
-        "  run_id = excluded.run_id, requests = excluded.requests,"
-        "  throttled = excluded.throttled, overloaded = excluded.overloaded,"
-        "  peak = excluded.peak, mean_latency_seconds = excluded.mean_latency_seconds,"
-        "  updated_at = excluded.updated_at",
-        rows.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), run_id, now);
-    txn.commit();
   });
 }
 

@@ -59,4 +59,13 @@ Database::Database(const std::string& url) {
 
 Database::~Database() = default;
 
+bool Database::in_recovery() {
+  return guarded(m_impl->redacted_url, "ask whether the database is a replica", [&] {
+    pqxx::read_transaction txn(m_impl->connection);
+    const bool standby = txn.exec1("SELECT pg_is_in_recovery()")[0].as<bool>();
+    txn.commit();
+    return standby;
+  });
+}
+
 } // namespace podcrawl::store

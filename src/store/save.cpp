@@ -1,3 +1,5 @@
+#include "podcrawl/store/fetch_outcomes.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -681,9 +683,9 @@ bool write_episodes_and_fetch(pqxx::work& txn, std::int64_t feed_id, std::int64_
 
 } // namespace
 
-SaveOutcome Database::record_success(std::int64_t feed_id, const FetchMeta& meta,
-                                     const feed::Show& show, std::int64_t now,
-                                     std::int64_t next_fetch_at) {
+SaveOutcome FetchOutcomes::record_success(std::int64_t feed_id, const FetchMeta& meta,
+                                          const feed::Show& show, std::int64_t now,
+                                          std::int64_t next_fetch_at) {
   return guarded(m_impl->redacted_url, "store show", [&] {
     pqxx::work txn(m_impl->connection);
     const FeedRow feed = lock_feed(txn, feed_id);

@@ -12,6 +12,7 @@
 #include <pqxx/pqxx>
 
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/records.hpp"
 
 namespace podcrawl::store {
 
@@ -102,6 +103,10 @@ void remember_typo_words(std::string_view words, std::unordered_set<std::string>
 // so that two writers never deadlock on them.
 std::string write_typo_words(std::string_view parameter);
 
+// A feed stopped describing its show (removed or gone): another live feed of the show takes it
+// over, else the show becomes inactive.
+void release_show(pqxx::work& txn, std::int64_t feed_id);
+
 // Ids as a PostgreSQL array literal ("{1,2,3}"), for a `$n::bigint[]` parameter.
 std::string id_array(const std::vector<std::int64_t>& ids);
 
@@ -131,7 +136,7 @@ inline void commit_without_flush_wait(pqxx::work& txn) {
 // The channel on which the store announces, at commit, a show whose pages changed; the payload
 // is the show's slug. Every process connected to the primary may LISTEN on it.
 inline constexpr const char* k_directory_channel = "podcrawl_directory";
-// Stamp show `slug` as changed by txn (shows.changed_xid, for Database::shows_changed_since)
+// Stamp show `slug` as changed by txn (shows.changed_xid, for DirectoryPages::shows_changed_since)
 // and announce it on k_directory_channel when txn commits.
 inline void notify_show_changed(pqxx::transaction_base& txn, const std::string& slug) {
   exec_named(txn, "podcrawl_stamp_show",

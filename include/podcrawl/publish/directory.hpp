@@ -5,7 +5,7 @@
 
 #include "podcrawl/publish/site.hpp"
 #include "podcrawl/render/site.hpp"
-#include "podcrawl/store/database.hpp"
+#include "podcrawl/store/directory_pages.hpp"
 
 namespace podcrawl::publish {
 
@@ -20,7 +20,7 @@ struct DirectoryRender {
 // when SiteWriter can make one and `full` is false, else every page. Memory holds a batch of
 // shows at a time, whatever the directory's size; a long render logs how far it got. Throws as
 // SiteWriter does, and store's errors.
-DirectoryRender render_directory(store::Database& database, const render::SiteOptions& options,
+DirectoryRender render_directory(store::DirectoryPages& pages, const render::SiteOptions& options,
                                  const std::filesystem::path& out_dir, std::int64_t now, bool full);
 
 } // namespace podcrawl::publish

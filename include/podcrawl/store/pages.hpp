@@ -94,7 +94,7 @@ inline constexpr std::int64_t k_search_episodes_per_show = 3;
 // A search that finds fewer shows than this also tries its long words with one typo.
 inline constexpr std::int64_t k_search_typo_below = 3;
 
-// A search of the directory (Database::search).
+// A search of the directory (DirectorySearch::search).
 struct SearchRequest {
   std::string query;
   // Only shows listed under this language when not empty (l10n::language_group: "en" and

@@ -9,6 +9,9 @@
 
 #include <pqxx/pqxx>
 
+#include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/crawl_list.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -33,9 +36,9 @@ FetchFailure gone_failure() {
 using CrawlListTest = StoreTest;
 
 TEST_F(CrawlListTest, AddListsANewFeedOnceAndReportsExistsAfter) {
-  EXPECT_EQ(db().add_feed("https://a.example/feed", k_now), AddOutcome::added);
-  EXPECT_EQ(db().add_feed("https://a.example/feed", k_now + 1), AddOutcome::exists);
-  const auto feeds = db().list_feeds(std::nullopt);
+  EXPECT_EQ(crawl_list().add_feed("https://a.example/feed", k_now), AddOutcome::added);
+  EXPECT_EQ(crawl_list().add_feed("https://a.example/feed", k_now + 1), AddOutcome::exists);
+  const auto feeds = crawl_list().list_feeds(std::nullopt);
   ASSERT_EQ(feeds.size(), 1u);
   EXPECT_EQ(feeds[0].url, "https://a.example/feed");
   EXPECT_EQ(feeds[0].status, FeedStatus::active);
@@ -48,91 +51,91 @@ TEST_F(CrawlListTest, AddListsANewFeedOnceAndReportsExistsAfter) {
 
 TEST_F(CrawlListTest, RemovedFeedsLeaveTheListAndComeBackWhenAddedAgain) {
   const std::string url = "https://a.example/feed";
-  db().add_feed(url, k_now);
-  EXPECT_TRUE(db().remove_feed(url));
-  EXPECT_FALSE(db().remove_feed(url));
-  EXPECT_TRUE(db().list_feeds(std::nullopt).empty());
-  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::removed)), std::vector<std::string>{url});
-  EXPECT_EQ(db().find_feed(url)->status, FeedStatus::removed);
+  crawl_list().add_feed(url, k_now);
+  EXPECT_TRUE(crawl_list().remove_feed(url));
+  EXPECT_FALSE(crawl_list().remove_feed(url));
+  EXPECT_TRUE(crawl_list().list_feeds(std::nullopt).empty());
+  EXPECT_EQ(urls_of(crawl_list().list_feeds(FeedStatus::removed)), std::vector<std::string>{url});
+  EXPECT_EQ(crawl_list().find_feed(url)->status, FeedStatus::removed);
 
-  EXPECT_EQ(db().add_feed(url, k_now + 10), AddOutcome::added);
-  EXPECT_EQ(db().find_feed(url)->status, FeedStatus::active);
-  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 1u);
+  EXPECT_EQ(crawl_list().add_feed(url, k_now + 10), AddOutcome::added);
+  EXPECT_EQ(crawl_list().find_feed(url)->status, FeedStatus::active);
+  EXPECT_EQ(crawl_list().list_feeds(std::nullopt).size(), 1u);
 }
 
 TEST_F(CrawlListTest, AddingManyGivesAnOutcomePerUrlInOrder) {
-  db().add_feed("https://listed.example/feed", k_now);
-  db().add_feed("https://removed.example/feed", k_now);
-  db().remove_feed("https://removed.example/feed");
+  crawl_list().add_feed("https://listed.example/feed", k_now);
+  crawl_list().add_feed("https://removed.example/feed", k_now);
+  crawl_list().remove_feed("https://removed.example/feed");
   const auto gone = listed_feed("https://gone.example/feed");
-  db().record_failure(gone, gone_failure(), k_now, k_now);
+  outcomes().record_failure(gone, gone_failure(), k_now, k_now);
   const auto moved = listed_feed("https://old.example/feed");
-  ASSERT_TRUE(db().move_feed(moved, "https://new.example/feed"));
+  ASSERT_TRUE(crawl_list().move_feed(moved, "https://new.example/feed"));
 
   const std::vector<std::string> urls = {
       "https://new-b.example/feed", "https://listed.example/feed",  "https://new-a.example/feed",
       "https://new-b.example/feed", "https://removed.example/feed", "https://old.example/feed",
       "https://gone.example/feed",  "https://new.example/feed"};
   using enum AddOutcome;
-  EXPECT_EQ(db().add_feeds(urls, k_now + 10),
+  EXPECT_EQ(crawl_list().add_feeds(urls, k_now + 10),
             (std::vector<AddOutcome>{added, exists, added, exists, added, exists, added, exists}));
   for (const char* url : {"https://new-a.example/feed", "https://new-b.example/feed",
                           "https://removed.example/feed", "https://gone.example/feed"}) {
-    EXPECT_EQ(db().find_feed(url)->status, FeedStatus::active) << url;
+    EXPECT_EQ(crawl_list().find_feed(url)->status, FeedStatus::active) << url;
   }
-  EXPECT_FALSE(db().find_feed("https://old.example/feed").has_value());
-  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 6u);
+  EXPECT_FALSE(crawl_list().find_feed("https://old.example/feed").has_value());
+  EXPECT_EQ(crawl_list().list_feeds(std::nullopt).size(), 6u);
 
   // The same list again adds nothing.
-  EXPECT_EQ(db().add_feeds(urls, k_now + 20), std::vector<AddOutcome>(urls.size(), exists));
-  EXPECT_TRUE(db().add_feeds({}, k_now + 30).empty());
+  EXPECT_EQ(crawl_list().add_feeds(urls, k_now + 20), std::vector<AddOutcome>(urls.size(), exists));
+  EXPECT_TRUE(crawl_list().add_feeds({}, k_now + 30).empty());
 }
 
 TEST_F(CrawlListTest, RemovingAnUnlistedUrlChangesNothing) {
-  EXPECT_FALSE(db().remove_feed("https://never.example/feed"));
-  EXPECT_FALSE(db().find_feed("https://never.example/feed").has_value());
+  EXPECT_FALSE(crawl_list().remove_feed("https://never.example/feed"));
+  EXPECT_FALSE(crawl_list().find_feed("https://never.example/feed").has_value());
 }
 
 TEST_F(CrawlListTest, ListSortsByUrlAndFiltersByStatus) {
   const auto b = listed_feed("https://b.example/feed");
   listed_feed("https://a.example/feed");
   const auto c = listed_feed("https://c.example/feed");
-  db().record_failure(c, gone_failure(), k_now, k_now + 3600);
-  db().record_failure(b, {.http_status = 500, .error = "HTTP 500", .failing_score = 1}, k_now,
-                      k_now + 3600);
-  EXPECT_EQ(urls_of(db().list_feeds(std::nullopt)),
+  outcomes().record_failure(c, gone_failure(), k_now, k_now + 3600);
+  outcomes().record_failure(b, {.http_status = 500, .error = "HTTP 500", .failing_score = 1}, k_now,
+                            k_now + 3600);
+  EXPECT_EQ(urls_of(crawl_list().list_feeds(std::nullopt)),
             (std::vector<std::string>{"https://a.example/feed", "https://b.example/feed",
                                       "https://c.example/feed"}));
-  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::gone)),
+  EXPECT_EQ(urls_of(crawl_list().list_feeds(FeedStatus::gone)),
             std::vector<std::string>{"https://c.example/feed"});
-  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::failing)),
+  EXPECT_EQ(urls_of(crawl_list().list_feeds(FeedStatus::failing)),
             std::vector<std::string>{"https://b.example/feed"});
-  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::active)),
+  EXPECT_EQ(urls_of(crawl_list().list_feeds(FeedStatus::active)),
             std::vector<std::string>{"https://a.example/feed"});
 }
 
 TEST_F(CrawlListTest, ClaimLeasesDueFeedsUntilTheLeaseRunsOut) {
   for (const char* url : {"https://a.example/1", "https://a.example/2", "https://a.example/3"}) {
-    db().add_feed(url, k_now);
+    crawl_list().add_feed(url, k_now);
   }
-  EXPECT_EQ(db().claim_due_feeds(2, false, k_now, k_lease).size(), 2u);
-  EXPECT_EQ(db().claim_due_feeds(10, false, k_now, k_lease).size(), 1u);
-  EXPECT_TRUE(db().claim_due_feeds(10, false, k_now + k_lease - 1, k_lease).empty());
-  EXPECT_TRUE(db().claim_due_feeds(10, true, k_now + k_lease - 1, k_lease).empty());
+  EXPECT_EQ(crawl_list().claim_due_feeds(2, false, k_now, k_lease).size(), 2u);
+  EXPECT_EQ(crawl_list().claim_due_feeds(10, false, k_now, k_lease).size(), 1u);
+  EXPECT_TRUE(crawl_list().claim_due_feeds(10, false, k_now + k_lease - 1, k_lease).empty());
+  EXPECT_TRUE(crawl_list().claim_due_feeds(10, true, k_now + k_lease - 1, k_lease).empty());
   // A crawler that died leaves leases behind; they expire.
-  EXPECT_EQ(db().claim_due_feeds(10, false, k_now + k_lease + 1, k_lease).size(), 3u);
+  EXPECT_EQ(crawl_list().claim_due_feeds(10, false, k_now + k_lease + 1, k_lease).size(), 3u);
 }
 
 TEST_F(CrawlListTest, ClaimOnAnotherConnectionSkipsLeasedFeeds) {
   listed_feed("https://a.example/1");
   listed_feed("https://a.example/2");
   Database other(url());
-  const auto mine = db().claim_due_feeds(1, false, k_now, k_lease);
-  const auto theirs = other.claim_due_feeds(5, false, k_now, k_lease);
+  const auto mine = crawl_list().claim_due_feeds(1, false, k_now, k_lease);
+  const auto theirs = store::CrawlList(other).claim_due_feeds(5, false, k_now, k_lease);
   ASSERT_EQ(mine.size(), 1u);
   ASSERT_EQ(theirs.size(), 1u);
   EXPECT_NE(mine[0].id, theirs[0].id);
-  EXPECT_TRUE(other.claim_due_feeds(5, true, k_now, k_lease).empty());
+  EXPECT_TRUE(store::CrawlList(other).claim_due_feeds(5, true, k_now, k_lease).empty());
 }
 
 TEST_F(CrawlListTest, ALeaseEndsWhenTheConnectionThatTookItCloses) {
@@ -143,8 +146,8 @@ TEST_F(CrawlListTest, ALeaseEndsWhenTheConnectionThatTookItCloses) {
   int holder = 0;
   {
     Database crawler(url());
-    ASSERT_EQ(crawler.claim_due_feeds(10, false, k_now, k_lease).size(), 2u);
-    EXPECT_TRUE(db().claim_due_feeds(10, false, k_now, k_lease).empty());
+    ASSERT_EQ(store::CrawlList(crawler).claim_due_feeds(10, false, k_now, k_lease).size(), 2u);
+    EXPECT_TRUE(crawl_list().claim_due_feeds(10, false, k_now, k_lease).empty());
     pqxx::connection connection(url());
     pqxx::nontransaction txn(connection);
     holder = txn.exec("SELECT DISTINCT lease_holder FROM feeds")[0][0].as<int>();
@@ -156,13 +159,13 @@ TEST_F(CrawlListTest, ALeaseEndsWhenTheConnectionThatTookItCloses) {
       "SELECT pg_terminate_backend($1, 10000)"
       " FROM pg_stat_activity WHERE pid = $1",
       holder);
-  EXPECT_EQ(db().claim_due_feeds(10, false, k_now, k_lease).size(), 2u);
+  EXPECT_EQ(crawl_list().claim_due_feeds(10, false, k_now, k_lease).size(), 2u);
 }
 
 TEST_F(CrawlListTest, ConcurrentClaimersNeverHandOutAFeedTwice) {
   constexpr int k_feeds = 40;
   for (int i = 0; i < k_feeds; ++i) {
-    db().add_feed("https://feeds.example/" + std::to_string(i), k_now);
+    crawl_list().add_feed("https://feeds.example/" + std::to_string(i), k_now);
   }
   std::mutex mutex;
   std::vector<std::int64_t> claimed;
@@ -173,7 +176,7 @@ TEST_F(CrawlListTest, ConcurrentClaimersNeverHandOutAFeedTwice) {
   Database third(url());
   const auto crawler = [&](Database& connection) {
     for (;;) {
-      const auto batch = connection.claim_due_feeds(3, false, k_now, k_lease);
+      const auto batch = store::CrawlList(connection).claim_due_feeds(3, false, k_now, k_lease);
       if (batch.empty()) {
         return;
       }
@@ -196,11 +199,11 @@ TEST_F(CrawlListTest, ConcurrentClaimersNeverHandOutAFeedTwice) {
 
 TEST_F(CrawlListTest, ClaimWaitsForTheScheduleUnlessAll) {
   const auto id = listed_feed("https://a.example/feed");
-  db().record_not_modified(id, k_now, k_now + 3600);
-  EXPECT_TRUE(db().claim_due_feeds(10, false, k_now + 10, k_lease).empty());
-  EXPECT_EQ(db().claim_due_feeds(10, true, k_now + 10, k_lease).size(), 1u);
+  outcomes().record_not_modified(id, k_now, k_now + 3600);
+  EXPECT_TRUE(crawl_list().claim_due_feeds(10, false, k_now + 10, k_lease).empty());
+  EXPECT_EQ(crawl_list().claim_due_feeds(10, true, k_now + 10, k_lease).size(), 1u);
   // Due once the schedule is reached (and the lease from `all` has expired).
-  EXPECT_EQ(db().claim_due_feeds(10, false, k_now + 3600 + k_lease, k_lease).size(), 1u);
+  EXPECT_EQ(crawl_list().claim_due_feeds(10, false, k_now + 3600 + k_lease, k_lease).size(), 1u);
 }
 
 TEST_F(CrawlListTest, AllWalksTheListByIdSoARunReachesEachFeedOnce) {
@@ -208,30 +211,30 @@ TEST_F(CrawlListTest, AllWalksTheListByIdSoARunReachesEachFeedOnce) {
   // `crawl --all` never ended.
   const auto first = listed_feed("https://a.example/1");
   const auto second = listed_feed("https://a.example/2");
-  const auto claimed = db().claim_due_feeds(1, true, k_now, k_lease);
+  const auto claimed = crawl_list().claim_due_feeds(1, true, k_now, k_lease);
   ASSERT_EQ(claimed.size(), 1u);
   EXPECT_EQ(claimed[0].id, first);
-  db().record_not_modified(first, k_now, k_now + 3600);
-  const auto next = db().claim_due_feeds(10, true, k_now, k_lease, first);
+  outcomes().record_not_modified(first, k_now, k_now + 3600);
+  const auto next = crawl_list().claim_due_feeds(10, true, k_now, k_lease, first);
   ASSERT_EQ(next.size(), 1u);
   EXPECT_EQ(next[0].id, second);
-  EXPECT_TRUE(db().claim_due_feeds(10, true, k_now, k_lease, second).empty());
+  EXPECT_TRUE(crawl_list().claim_due_feeds(10, true, k_now, k_lease, second).empty());
 }
 
 TEST_F(CrawlListTest, GoneAndRemovedFeedsAreNeverClaimed) {
   const auto gone = listed_feed("https://a.example/gone");
   listed_feed("https://a.example/removed");
-  db().remove_feed("https://a.example/removed");
-  db().record_failure(gone, gone_failure(), k_now, k_now);
-  EXPECT_TRUE(db().claim_due_feeds(10, true, k_now + 86400, k_lease).empty());
+  crawl_list().remove_feed("https://a.example/removed");
+  outcomes().record_failure(gone, gone_failure(), k_now, k_now);
+  EXPECT_TRUE(crawl_list().claim_due_feeds(10, true, k_now + 86400, k_lease).empty());
 }
 
 TEST_F(CrawlListTest, FailuresCountUpAndAreClearedByTheNextSuccess) {
   const auto id = listed_feed("https://a.example/feed");
-  ASSERT_EQ(db().claim_due_feeds(1, false, k_now, k_lease).size(), 1u);
-  db().record_failure(id, {.http_status = 503, .error = "HTTP 503 Service Unavailable"}, k_now,
-                      k_now + 60);
-  auto feed = db().find_feed("https://a.example/feed").value();
+  ASSERT_EQ(crawl_list().claim_due_feeds(1, false, k_now, k_lease).size(), 1u);
+  outcomes().record_failure(id, {.http_status = 503, .error = "HTTP 503 Service Unavailable"},
+                            k_now, k_now + 60);
+  auto feed = crawl_list().find_feed("https://a.example/feed").value();
   EXPECT_EQ(feed.status, FeedStatus::active);
   EXPECT_EQ(feed.failures, 1);
   EXPECT_EQ(feed.failure_score, 1);
@@ -240,18 +243,18 @@ TEST_F(CrawlListTest, FailuresCountUpAndAreClearedByTheNextSuccess) {
   EXPECT_EQ(feed.last_fetch_at, k_now);
   EXPECT_EQ(feed.next_fetch_at, k_now + 60);
   // The lease is released with the result: due again at its retry time, before the lease ends.
-  ASSERT_EQ(db().claim_due_feeds(1, false, k_now + 60, k_lease).size(), 1u);
+  ASSERT_EQ(crawl_list().claim_due_feeds(1, false, k_now + 60, k_lease).size(), 1u);
 
-  db().record_failure(id, {.http_status = std::nullopt, .error = "connection refused"}, k_now + 60,
-                      k_now + 300);
-  feed = db().find_feed("https://a.example/feed").value();
+  outcomes().record_failure(id, {.http_status = std::nullopt, .error = "connection refused"},
+                            k_now + 60, k_now + 300);
+  feed = crawl_list().find_feed("https://a.example/feed").value();
   EXPECT_EQ(feed.failures, 2);
   EXPECT_EQ(feed.failure_score, 2);
   EXPECT_FALSE(feed.last_status.has_value());
   EXPECT_EQ(feed.next_fetch_at, k_now + 300);
 
-  db().record_not_modified(id, k_now + 300, k_now + 4000);
-  feed = db().find_feed("https://a.example/feed").value();
+  outcomes().record_not_modified(id, k_now + 300, k_now + 4000);
+  feed = crawl_list().find_feed("https://a.example/feed").value();
   EXPECT_EQ(feed.status, FeedStatus::active);
   EXPECT_EQ(feed.failures, 0);
   EXPECT_EQ(feed.failure_score, 0);
@@ -262,17 +265,17 @@ TEST_F(CrawlListTest, FailuresCountUpAndAreClearedByTheNextSuccess) {
 
 TEST_F(CrawlListTest, AFailureBelowTheFailingScoreKeepsTheFeedActiveWithItsError) {
   const auto id = listed_feed("https://a.example/feed");
-  db().record_failure(id,
-                      {.http_status = 404, .error = "HTTP 404", .weight = 3, .failing_score = 4},
-                      k_now, k_now + 60);
-  const auto feed = db().find_feed("https://a.example/feed").value();
+  outcomes().record_failure(
+      id, {.http_status = 404, .error = "HTTP 404", .weight = 3, .failing_score = 4}, k_now,
+      k_now + 60);
+  const auto feed = crawl_list().find_feed("https://a.example/feed").value();
   EXPECT_EQ(feed.status, FeedStatus::active);
   EXPECT_EQ(feed.failure_score, 3);
   EXPECT_EQ(feed.failures, 1);
   EXPECT_EQ(feed.last_status, 404);
   EXPECT_EQ(feed.last_error, "HTTP 404");
   EXPECT_EQ(feed.next_fetch_at, k_now + 60);
-  EXPECT_TRUE(db().list_feeds(FeedStatus::failing).empty());
+  EXPECT_TRUE(crawl_list().list_feeds(FeedStatus::failing).empty());
 }
 
 TEST_F(CrawlListTest, WeightedFailuresAccumulateUntilTheFeedIsFailing) {
@@ -288,22 +291,22 @@ TEST_F(CrawlListTest, WeightedFailuresAccumulateUntilTheFeedIsFailing) {
                {1, 5, FeedStatus::failing}};
   std::int64_t now = k_now;
   for (const auto& step : steps) {
-    db().record_failure(id,
-                        {.http_status = std::nullopt,
-                         .error = "timeout",
-                         .weight = step.weight,
-                         .failing_score = 4},
-                        now, now + 60);
-    const auto feed = db().find_feed("https://a.example/feed").value();
+    outcomes().record_failure(id,
+                              {.http_status = std::nullopt,
+                               .error = "timeout",
+                               .weight = step.weight,
+                               .failing_score = 4},
+                              now, now + 60);
+    const auto feed = crawl_list().find_feed("https://a.example/feed").value();
     EXPECT_EQ(feed.failure_score, step.score);
     EXPECT_EQ(feed.status, step.status) << step.score;
     now += 60;
   }
-  EXPECT_EQ(db().find_feed("https://a.example/feed")->failures, 4);
-  EXPECT_EQ(urls_of(db().list_feeds(FeedStatus::failing)),
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/feed")->failures, 4);
+  EXPECT_EQ(urls_of(crawl_list().list_feeds(FeedStatus::failing)),
             std::vector<std::string>{"https://a.example/feed"});
   // A failing feed is still claimed for its retries.
-  EXPECT_EQ(db().claim_due_feeds(1, false, now, k_lease).size(), 1u);
+  EXPECT_EQ(crawl_list().claim_due_feeds(1, false, now, k_lease).size(), 1u);
 }
 
 TEST_F(CrawlListTest, EveryKindOfSuccessResetsTheFailureScore) {
@@ -313,19 +316,19 @@ TEST_F(CrawlListTest, EveryKindOfSuccessResetsTheFailureScore) {
   const FetchFailure failure{
       .http_status = 500, .error = "HTTP 500", .weight = 2, .failing_score = 4};
   for (const auto id : {not_modified, unchanged, parsed}) {
-    db().record_failure(id, failure, k_now, k_now + 60);
-    db().record_failure(id, failure, k_now + 60, k_now + 120);
+    outcomes().record_failure(id, failure, k_now, k_now + 60);
+    outcomes().record_failure(id, failure, k_now + 60, k_now + 120);
   }
-  ASSERT_EQ(db().list_feeds(FeedStatus::failing).size(), 3u);
+  ASSERT_EQ(crawl_list().list_feeds(FeedStatus::failing).size(), 3u);
   FetchMeta meta;
   meta.http_status = 200;
   meta.content_hash = "hash";
-  db().record_not_modified(not_modified, k_now + 200, k_now + 4000);
-  db().record_unchanged(unchanged, meta, k_now + 200, k_now + 4000);
+  outcomes().record_not_modified(not_modified, k_now + 200, k_now + 4000);
+  outcomes().record_unchanged(unchanged, meta, k_now + 200, k_now + 4000);
   feed::Show show;
   show.title = "Parsed";
-  db().record_success(parsed, meta, show, k_now + 200, k_now + 4000);
-  for (const auto& feed : db().list_feeds(std::nullopt)) {
+  outcomes().record_success(parsed, meta, show, k_now + 200, k_now + 4000);
+  for (const auto& feed : crawl_list().list_feeds(std::nullopt)) {
     SCOPED_TRACE(feed.url);
     EXPECT_EQ(feed.status, FeedStatus::active);
     EXPECT_EQ(feed.failure_score, 0);
@@ -333,29 +336,29 @@ TEST_F(CrawlListTest, EveryKindOfSuccessResetsTheFailureScore) {
     EXPECT_EQ(feed.last_error, "");
   }
   // After a reset the score starts over: one failure is below the threshold again.
-  db().record_failure(parsed, failure, k_now + 300, k_now + 400);
-  EXPECT_EQ(db().find_feed("https://a.example/parsed")->status, FeedStatus::active);
-  EXPECT_EQ(db().find_feed("https://a.example/parsed")->failure_score, 2);
+  outcomes().record_failure(parsed, failure, k_now + 300, k_now + 400);
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/parsed")->status, FeedStatus::active);
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/parsed")->failure_score, 2);
 }
 
 TEST_F(CrawlListTest, AGoneFeedIsGoneWhateverItsScore) {
   const auto id = listed_feed("https://a.example/gone");
-  db().record_failure(id,
-                      {.http_status = 410,
-                       .error = "HTTP 410 Gone",
-                       .gone = true,
-                       .weight = 1,
-                       .failing_score = 100},
-                      k_now, k_now);
-  EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::gone);
+  outcomes().record_failure(id,
+                            {.http_status = 410,
+                             .error = "HTTP 410 Gone",
+                             .gone = true,
+                             .weight = 1,
+                             .failing_score = 100},
+                            k_now, k_now);
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/gone")->status, FeedStatus::gone);
 }
 
 TEST_F(CrawlListTest, HostileErrorTextIsStoredBoundedAndValid) {
   const auto id = listed_feed("https://a.example/feed");
   std::string error(5000, 'x');
   error += std::string("\0\xff\xfe", 3);
-  db().record_failure(id, {.http_status = 500, .error = error}, k_now, k_now + 60);
-  const auto feed = db().find_feed("https://a.example/feed").value();
+  outcomes().record_failure(id, {.http_status = 500, .error = error}, k_now, k_now + 60);
+  const auto feed = crawl_list().find_feed("https://a.example/feed").value();
   EXPECT_LE(feed.last_error.size(), 1000u);
   EXPECT_GT(feed.last_error.size(), 0u);
   EXPECT_EQ(feed.last_error.find('\0'), std::string::npos);
@@ -363,54 +366,54 @@ TEST_F(CrawlListTest, HostileErrorTextIsStoredBoundedAndValid) {
 
 TEST_F(CrawlListTest, AMovedFeedKeepsItsOldUrlAsAnAlias) {
   const auto id = listed_feed("https://old.example/feed");
-  EXPECT_TRUE(db().move_feed(id, "https://new.example/feed"));
-  EXPECT_FALSE(db().find_feed("https://old.example/feed").has_value());
-  EXPECT_EQ(db().find_feed("https://new.example/feed")->id, id);
-  EXPECT_EQ(db().add_feed("https://old.example/feed", k_now), AddOutcome::exists);
-  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 1u);
-  EXPECT_FALSE(db().move_feed(id, "https://new.example/feed")); // already there
+  EXPECT_TRUE(crawl_list().move_feed(id, "https://new.example/feed"));
+  EXPECT_FALSE(crawl_list().find_feed("https://old.example/feed").has_value());
+  EXPECT_EQ(crawl_list().find_feed("https://new.example/feed")->id, id);
+  EXPECT_EQ(crawl_list().add_feed("https://old.example/feed", k_now), AddOutcome::exists);
+  EXPECT_EQ(crawl_list().list_feeds(std::nullopt).size(), 1u);
+  EXPECT_FALSE(crawl_list().move_feed(id, "https://new.example/feed")); // already there
 }
 
 TEST_F(CrawlListTest, AMoveBackToAnOldUrlIsAllowed) {
   const auto id = listed_feed("https://a.example/feed");
-  ASSERT_TRUE(db().move_feed(id, "https://b.example/feed"));
-  ASSERT_TRUE(db().move_feed(id, "https://a.example/feed"));
-  EXPECT_EQ(db().find_feed("https://a.example/feed")->id, id);
-  EXPECT_EQ(db().add_feed("https://b.example/feed", k_now), AddOutcome::exists);
+  ASSERT_TRUE(crawl_list().move_feed(id, "https://b.example/feed"));
+  ASSERT_TRUE(crawl_list().move_feed(id, "https://a.example/feed"));
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/feed")->id, id);
+  EXPECT_EQ(crawl_list().add_feed("https://b.example/feed", k_now), AddOutcome::exists);
 }
 
 TEST_F(CrawlListTest, AMoveOntoAListedUrlMergesTheFeeds) {
   const auto moving = listed_feed("https://old.example/feed");
   const auto holder = listed_feed("https://taken.example/feed");
-  EXPECT_TRUE(db().move_feed(moving, "https://taken.example/feed"));
-  const auto listed = db().list_feeds(std::nullopt);
+  EXPECT_TRUE(crawl_list().move_feed(moving, "https://taken.example/feed"));
+  const auto listed = crawl_list().list_feeds(std::nullopt);
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].id, holder);
-  EXPECT_EQ(db().find_feed("https://old.example/feed")->status, FeedStatus::removed);
-  EXPECT_EQ(db().add_feed("https://old.example/feed", k_now), AddOutcome::exists);
-  EXPECT_EQ(db().list_feeds(std::nullopt).size(), 1u);
+  EXPECT_EQ(crawl_list().find_feed("https://old.example/feed")->status, FeedStatus::removed);
+  EXPECT_EQ(crawl_list().add_feed("https://old.example/feed", k_now), AddOutcome::exists);
+  EXPECT_EQ(crawl_list().list_feeds(std::nullopt).size(), 1u);
 }
 
 TEST_F(CrawlListTest, AGoneFeedComesBackWhenAddedAgain) {
   const auto id = listed_feed("https://a.example/gone");
-  db().record_failure(id, gone_failure(), k_now, k_now);
-  EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::gone);
-  EXPECT_EQ(db().add_feed("https://a.example/gone", k_now), AddOutcome::added);
-  EXPECT_EQ(db().find_feed("https://a.example/gone")->status, FeedStatus::active);
+  outcomes().record_failure(id, gone_failure(), k_now, k_now);
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/gone")->status, FeedStatus::gone);
+  EXPECT_EQ(crawl_list().add_feed("https://a.example/gone", k_now), AddOutcome::added);
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/gone")->status, FeedStatus::active);
 }
 
 TEST_F(CrawlListTest, StatsReportTheLatestCrawlRun) {
-  EXPECT_FALSE(db().stats().last_crawl.has_value());
-  const auto first = db().begin_crawl_run(k_now);
-  db().finish_crawl_run(first, {k_now, k_now + 5, 1, 2, 3, 4});
-  const auto second = db().begin_crawl_run(k_now + 100);
-  auto stats = db().stats();
+  EXPECT_FALSE(history().stats().last_crawl.has_value());
+  const auto first = history().begin_crawl_run(k_now);
+  history().finish_crawl_run(first, {k_now, k_now + 5, 1, 2, 3, 4});
+  const auto second = history().begin_crawl_run(k_now + 100);
+  auto stats = history().stats();
   ASSERT_TRUE(stats.last_crawl.has_value());
   EXPECT_EQ(stats.last_crawl->started_at, k_now + 100);
   EXPECT_FALSE(stats.last_crawl->finished_at.has_value());
 
-  db().finish_crawl_run(second, {k_now + 100, k_now + 130, 10, 20, 30, 40});
-  stats = db().stats();
+  history().finish_crawl_run(second, {k_now + 100, k_now + 130, 10, 20, 30, 40});
+  stats = history().stats();
   ASSERT_TRUE(stats.last_crawl.has_value());
   EXPECT_EQ(stats.last_crawl->finished_at, k_now + 130);
   EXPECT_EQ(stats.last_crawl->fetched, 10);
@@ -424,13 +427,13 @@ TEST_F(CrawlListTest, StatsCountFeedsByStatus) {
   const auto failing = listed_feed("https://a.example/2");
   const auto gone = listed_feed("https://a.example/3");
   listed_feed("https://a.example/4");
-  db().remove_feed("https://a.example/4");
-  db().record_failure(failing, {.http_status = 404, .error = "HTTP 404", .weight = 3}, k_now,
-                      k_now + 60);
-  db().record_failure(failing, {.http_status = 404, .error = "HTTP 404", .weight = 3}, k_now,
-                      k_now + 60);
-  db().record_failure(gone, gone_failure(), k_now, k_now + 60);
-  const auto stats = db().stats();
+  crawl_list().remove_feed("https://a.example/4");
+  outcomes().record_failure(failing, {.http_status = 404, .error = "HTTP 404", .weight = 3}, k_now,
+                            k_now + 60);
+  outcomes().record_failure(failing, {.http_status = 404, .error = "HTTP 404", .weight = 3}, k_now,
+                            k_now + 60);
+  outcomes().record_failure(gone, gone_failure(), k_now, k_now + 60);
+  const auto stats = history().stats();
   EXPECT_EQ(stats.feeds_total, 4);
   EXPECT_EQ(stats.feeds_active, 1);
   EXPECT_EQ(stats.feeds_failing, 1);

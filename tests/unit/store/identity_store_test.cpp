@@ -7,6 +7,10 @@
 #include <vector>
 
 #include "podcrawl/core/hash.hpp"
+#include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/crawl_list.hpp"
+#include "podcrawl/store/directory_pages.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "podcrawl/store/identity.hpp"
 #include "store_fixture.hpp"
 
@@ -78,46 +82,47 @@ TEST_F(IdentityStoreTest, StoringTheSameParseAgainWritesNoShowEpisodeOrCategoryR
   const auto id = listed_feed(k_feed);
   feed::Show s = old_host_show();
   s.categories = {"Technology", "News", "Science"};
-  db().record_success(id, meta("v1"), s, k_now, k_next);
+  outcomes().record_success(id, meta("v1"), s, k_now, k_next);
   const auto before = row_versions();
   ASSERT_GT(before.size(), 10u);
 
-  EXPECT_EQ(db().record_success(id, meta("v1"), s, k_now + 3600, k_next + 3600).new_episodes, 0);
+  EXPECT_EQ(outcomes().record_success(id, meta("v1"), s, k_now + 3600, k_next + 3600).new_episodes,
+            0);
   EXPECT_EQ(row_versions(), before);
 
   // The comparison can fail: a changed title writes exactly the rows it changes.
   s.episodes[3].title = "Episode 7, corrected";
-  db().record_success(id, meta("v2"), s, k_now + 7200, k_next + 7200);
+  outcomes().record_success(id, meta("v2"), s, k_now + 7200, k_next + 7200);
   EXPECT_NE(row_versions(), before);
 }
 
 TEST_F(IdentityStoreTest, AnUnchangedBodyMovesOnlyTheScheduleAndIsRecordedAsUnchanged) {
   const auto id = listed_feed(k_feed);
-  db().record_success(id, meta("body"), old_host_show(), k_now, k_next);
-  EXPECT_EQ(db().find_feed(k_feed)->content_hash, core::content_hash("body"));
+  outcomes().record_success(id, meta("body"), old_host_show(), k_now, k_next);
+  EXPECT_EQ(crawl_list().find_feed(k_feed)->content_hash, core::content_hash("body"));
   const auto before = row_versions();
 
   FetchMeta again = meta("body");
   again.etag = "\"e2\"";
-  db().record_unchanged(id, again, k_now + 100, k_next + 100);
+  outcomes().record_unchanged(id, again, k_now + 100, k_next + 100);
   EXPECT_EQ(row_versions(), before);
-  const auto feed = db().find_feed(k_feed).value();
+  const auto feed = crawl_list().find_feed(k_feed).value();
   EXPECT_EQ(feed.etag, "\"e2\"");
   EXPECT_EQ(feed.last_fetch_at, k_now + 100);
   EXPECT_EQ(feed.next_fetch_at, k_next + 100);
   EXPECT_EQ(feed.content_hash, core::content_hash("body"));
   EXPECT_EQ(count("SELECT count(*) FROM fetches WHERE outcome = 'unchanged'"), 1);
-  const auto claimed = db().claim_due_feeds(1, true, k_now + 200, 60);
+  const auto claimed = crawl_list().claim_due_feeds(1, true, k_now + 200, 60);
   ASSERT_EQ(claimed.size(), 1u);
   EXPECT_EQ(claimed[0].content_hash, core::content_hash("body"));
 }
 
 TEST_F(IdentityStoreTest, ReAddingARemovedFeedForgetsItsContentHash) {
   const auto id = listed_feed(k_feed);
-  db().record_success(id, meta("body"), old_host_show(), k_now, k_next);
-  db().remove_feed(k_feed);
-  db().add_feed(k_feed, k_now + 10);
-  EXPECT_EQ(db().find_feed(k_feed)->content_hash, "");
+  outcomes().record_success(id, meta("body"), old_host_show(), k_now, k_next);
+  crawl_list().remove_feed(k_feed);
+  crawl_list().add_feed(k_feed, k_now + 10);
+  EXPECT_EQ(crawl_list().find_feed(k_feed)->content_hash, "");
 }
 
 TEST_F(IdentityStoreTest, DuplicateItemsInOneDocumentAreStoredOnce) {
@@ -129,8 +134,8 @@ TEST_F(IdentityStoreTest, DuplicateItemsInOneDocumentAreStoredOnce) {
       no_guid("No guid", "https://cdn.example/n.mp3?updated=1", k_now - k_day),
       no_guid("No guid again", "https://pdst.fm/e/cdn.example/n.mp3?updated=2", k_now - k_day),
   };
-  EXPECT_EQ(db().record_success(id, meta("d"), s, k_now, k_next).new_episodes, 2);
-  const auto stored = db().load_show(k_feed).value();
+  EXPECT_EQ(outcomes().record_success(id, meta("d"), s, k_now, k_next).new_episodes, 2);
+  const auto stored = pages().load_show(k_feed).value();
   ASSERT_EQ(stored.show.episodes.size(), 2u);
   EXPECT_EQ(stored.show.episodes[0].title, "First copy");
   EXPECT_EQ(stored.show.episodes[1].title, "No guid");
@@ -141,8 +146,8 @@ TEST_F(IdentityStoreTest, EpisodesWithoutGuidsKeepTheirRowsAcrossEnclosureChurn)
   feed::Show s = show("No Guids");
   s.episodes = {no_guid("Two", "https://cdn.example/ep2.mp3?updated=100", k_now),
                 no_guid("One", "https://cdn.example/ep1.mp3?updated=100", k_now - 7 * k_day)};
-  EXPECT_EQ(db().record_success(id, meta("1"), s, k_now, k_next).new_episodes, 2);
-  const auto slugs = db().load_show(k_feed)->episode_slugs;
+  EXPECT_EQ(outcomes().record_success(id, meta("1"), s, k_now, k_next).new_episodes, 2);
+  const auto slugs = pages().load_show(k_feed)->episode_slugs;
 
   struct Churn {
     const char* what;
@@ -161,16 +166,17 @@ TEST_F(IdentityStoreTest, EpisodesWithoutGuidsKeepTheirRowsAcrossEnclosureChurn)
   for (const auto& churn : churns) {
     s.episodes[0].enclosure_url = churn.two;
     s.episodes[1].enclosure_url = churn.one;
-    EXPECT_EQ(
-        db().record_success(id, meta(std::to_string(fetch)), s, k_now + fetch, k_next).new_episodes,
-        0)
+    EXPECT_EQ(outcomes()
+                  .record_success(id, meta(std::to_string(fetch)), s, k_now + fetch, k_next)
+                  .new_episodes,
+              0)
         << churn.what;
-    const auto stored = db().load_show(k_feed).value();
+    const auto stored = pages().load_show(k_feed).value();
     EXPECT_EQ(stored.episode_slugs, slugs) << churn.what;
     EXPECT_EQ(stored.show.episodes.at(0).enclosure_url, churn.two) << churn.what;
     ++fetch;
   }
-  const auto stats = db().stats();
+  const auto stats = history().stats();
   EXPECT_EQ(stats.episodes, 2);
   EXPECT_EQ(stats.removed_episodes, 0);
 }
@@ -178,22 +184,22 @@ TEST_F(IdentityStoreTest, EpisodesWithoutGuidsKeepTheirRowsAcrossEnclosureChurn)
 TEST_F(IdentityStoreTest, ARetitledEpisodeIsUpdatedNotAdded) {
   const auto id = listed_feed(k_feed);
   feed::Show s = old_host_show();
-  db().record_success(id, meta("1"), s, k_now, k_next);
-  const auto slug = db().load_show(k_feed)->episode_slugs.at(0);
+  outcomes().record_success(id, meta("1"), s, k_now, k_next);
+  const auto slug = pages().load_show(k_feed)->episode_slugs.at(0);
 
   s.episodes[0].title = "Episode 10: the real title";
-  EXPECT_EQ(db().record_success(id, meta("2"), s, k_now + 10, k_next).new_episodes, 0);
-  const auto stored = db().load_show(k_feed).value();
+  EXPECT_EQ(outcomes().record_success(id, meta("2"), s, k_now + 10, k_next).new_episodes, 0);
+  const auto stored = pages().load_show(k_feed).value();
   EXPECT_EQ(stored.show.episodes.size(), 10u);
   EXPECT_EQ(stored.show.episodes.at(0).title, "Episode 10: the real title");
   EXPECT_EQ(stored.episode_slugs.at(0), slug);
-  EXPECT_EQ(db().stats().removed_episodes, 0);
+  EXPECT_EQ(history().stats().removed_episodes, 0);
 }
 
 TEST_F(IdentityStoreTest, AHostMigrationThatRewritesEveryGuidAndHostDoesNotDoubleTheShow) {
   const auto id = listed_feed(k_feed);
-  db().record_success(id, meta("old"), old_host_show(), k_now, k_next);
-  const auto slugs = db().load_show(k_feed)->episode_slugs;
+  outcomes().record_success(id, meta("old"), old_host_show(), k_now, k_next);
+  const auto slugs = pages().load_show(k_feed)->episode_slugs;
 
   struct Migration {
     const char* what;
@@ -223,14 +229,15 @@ TEST_F(IdentityStoreTest, AHostMigrationThatRewritesEveryGuidAndHostDoesNotDoubl
     }
     ++fetch;
     EXPECT_EQ(
-        db().record_success(id, meta("new" + std::to_string(fetch)), moved, k_now + fetch, k_next)
+        outcomes()
+            .record_success(id, meta("new" + std::to_string(fetch)), moved, k_now + fetch, k_next)
             .new_episodes,
         0)
         << migration.what;
-    const auto stats = db().stats();
+    const auto stats = history().stats();
     EXPECT_EQ(stats.episodes, 10) << migration.what;
     EXPECT_EQ(stats.removed_episodes, 0) << migration.what;
-    const auto stored = db().load_show(k_feed).value();
+    const auto stored = pages().load_show(k_feed).value();
     EXPECT_EQ(stored.episode_slugs, slugs) << migration.what;
     EXPECT_EQ(stored.show.episodes.at(0).guid, moved.episodes.at(0).guid) << migration.what;
   }
@@ -242,9 +249,9 @@ TEST_F(IdentityStoreTest, TwoEpisodesWithTheSameTitleOnOneDayStayTwo) {
   s.episodes = {episode("morning", "News", k_now), episode("evening", "News", k_now + 3600)};
   s.episodes[0].duration_seconds = 600;
   s.episodes[1].duration_seconds = 600;
-  EXPECT_EQ(db().record_success(id, meta("1"), s, k_now, k_next).new_episodes, 2);
-  EXPECT_EQ(db().record_success(id, meta("2"), s, k_now + 10, k_next).new_episodes, 0);
-  EXPECT_EQ(db().stats().episodes, 2);
+  EXPECT_EQ(outcomes().record_success(id, meta("1"), s, k_now, k_next).new_episodes, 2);
+  EXPECT_EQ(outcomes().record_success(id, meta("2"), s, k_now + 10, k_next).new_episodes, 0);
+  EXPECT_EQ(history().stats().episodes, 2);
 }
 
 TEST_F(IdentityStoreTest, TheSameShowAtASecondUrlIsOneShow) {
@@ -253,25 +260,25 @@ TEST_F(IdentityStoreTest, TheSameShowAtASecondUrlIsOneShow) {
   const auto b = listed_feed(second);
   feed::Show s = old_host_show();
   s.podcast_guid = "c9c7bad3-4712-514e-9ebd-d1e208fa1b76";
-  const auto first = db().record_success(a, meta("a"), s, k_now, k_next);
+  const auto first = outcomes().record_success(a, meta("a"), s, k_now, k_next);
   s.episodes[0].guid = "rewritten-at-the-mirror";
-  const auto again = db().record_success(b, meta("b"), s, k_now + 10, k_next);
+  const auto again = outcomes().record_success(b, meta("b"), s, k_now + 10, k_next);
   EXPECT_EQ(again.show_slug, first.show_slug);
   EXPECT_EQ(again.new_episodes, 0);
-  const auto stats = db().stats();
+  const auto stats = history().stats();
   EXPECT_EQ(stats.shows, 1);
   EXPECT_EQ(stats.episodes, 10);
-  EXPECT_EQ(db().find_feed(second)->show_slug, first.show_slug);
-  EXPECT_EQ(db().load_show(second)->slug, first.show_slug);
-  EXPECT_EQ(db().load_show(k_feed)->slug, first.show_slug);
+  EXPECT_EQ(crawl_list().find_feed(second)->show_slug, first.show_slug);
+  EXPECT_EQ(pages().load_show(second)->slug, first.show_slug);
+  EXPECT_EQ(pages().load_show(k_feed)->slug, first.show_slug);
 
   // The feed that described it last is taken off the list: the other one carries the show.
-  db().remove_feed(second);
-  const auto stored = db().load_show(first.show_slug).value();
+  crawl_list().remove_feed(second);
+  const auto stored = pages().load_show(first.show_slug).value();
   EXPECT_TRUE(stored.active);
   EXPECT_EQ(stored.feed_url, k_feed);
-  db().remove_feed(k_feed);
-  EXPECT_FALSE(db().load_show(first.show_slug)->active);
+  crawl_list().remove_feed(k_feed);
+  EXPECT_FALSE(pages().load_show(first.show_slug)->active);
 }
 
 TEST_F(IdentityStoreTest, AFeedWithoutAGuidIsKnownByTheUuidOfItsUrl) {
@@ -279,22 +286,23 @@ TEST_F(IdentityStoreTest, AFeedWithoutAGuidIsKnownByTheUuidOfItsUrl) {
   const auto a = listed_feed(k_feed);
   const auto b = listed_feed(moved);
   feed::Show s = old_host_show();
-  const auto first = db().record_success(a, meta("a"), s, k_now, k_next);
+  const auto first = outcomes().record_success(a, meta("a"), s, k_now, k_next);
   // The show at its new home publishes the guid derived from its first URL.
   s.podcast_guid = show_identity("", k_feed);
-  EXPECT_EQ(db().record_success(b, meta("b"), s, k_now + 10, k_next).show_slug, first.show_slug);
-  EXPECT_EQ(db().stats().shows, 1);
+  EXPECT_EQ(outcomes().record_success(b, meta("b"), s, k_now + 10, k_next).show_slug,
+            first.show_slug);
+  EXPECT_EQ(history().stats().shows, 1);
   // The derived guid is identity only: the stored show still says what its feed published.
-  EXPECT_EQ(db().load_show(k_feed)->show.podcast_guid, s.podcast_guid);
+  EXPECT_EQ(pages().load_show(k_feed)->show.podcast_guid, s.podcast_guid);
 }
 
 TEST_F(IdentityStoreTest, DifferentPodcastsWithTheSameTitleStayApart) {
   const auto a = listed_feed(k_feed);
   const auto b = listed_feed("https://b.example/feed");
-  const auto first = db().record_success(a, meta("a"), old_host_show(), k_now, k_next);
-  const auto second = db().record_success(b, meta("b"), old_host_show(), k_now, k_next);
+  const auto first = outcomes().record_success(a, meta("a"), old_host_show(), k_now, k_next);
+  const auto second = outcomes().record_success(b, meta("b"), old_host_show(), k_now, k_next);
   EXPECT_NE(first.show_slug, second.show_slug);
-  EXPECT_EQ(db().stats().shows, 2);
+  EXPECT_EQ(history().stats().shows, 2);
 }
 
 } // namespace

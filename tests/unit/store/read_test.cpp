@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "podcrawl/store/directory_pages.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -24,19 +26,20 @@ using ReadTest = StoreTest;
 
 TEST_F(ReadTest, LoadShowFindsAShowByFeedUrlOrSlug) {
   const auto id = listed_feed("https://a.example/feed");
-  const auto slug = db().record_success(id, k_meta, show("Findable"), k_now, k_next).show_slug;
-  ASSERT_TRUE(db().load_show("https://a.example/feed").has_value());
-  ASSERT_TRUE(db().load_show(slug).has_value());
-  EXPECT_EQ(db().load_show(slug)->feed_url, "https://a.example/feed");
-  EXPECT_EQ(db().load_show("https://a.example/feed")->slug, slug);
-  EXPECT_FALSE(db().load_show("no-such-show").has_value());
-  EXPECT_FALSE(db().load_show("https://b.example/feed").has_value());
+  const auto slug =
+      outcomes().record_success(id, k_meta, show("Findable"), k_now, k_next).show_slug;
+  ASSERT_TRUE(pages().load_show("https://a.example/feed").has_value());
+  ASSERT_TRUE(pages().load_show(slug).has_value());
+  EXPECT_EQ(pages().load_show(slug)->feed_url, "https://a.example/feed");
+  EXPECT_EQ(pages().load_show("https://a.example/feed")->slug, slug);
+  EXPECT_FALSE(pages().load_show("no-such-show").has_value());
+  EXPECT_FALSE(pages().load_show("https://b.example/feed").has_value());
 }
 
 TEST_F(ReadTest, AListedFeedNeverFetchedHasNoShow) {
   listed_feed("https://a.example/feed");
-  EXPECT_FALSE(db().load_show("https://a.example/feed").has_value());
-  EXPECT_TRUE(db().load_show_batch("", 10).empty());
+  EXPECT_FALSE(pages().load_show("https://a.example/feed").has_value());
+  EXPECT_TRUE(pages().load_show_batch("", 10).empty());
 }
 
 TEST_F(ReadTest, EpisodesComeNewestFirstUndatedLastTiesInDocumentOrder) {
@@ -48,9 +51,9 @@ TEST_F(ReadTest, EpisodesComeNewestFirstUndatedLastTiesInDocumentOrder) {
                 episode("tie-a", "Tie A", 200),
                 episode("undated-2", "U2", std::nullopt),
                 episode("tie-b", "Tie B", 200)};
-  db().record_success(id, k_meta, s, k_now, k_next);
+  outcomes().record_success(id, k_meta, s, k_now, k_next);
   EXPECT_EQ(
-      guids_of(db().load_show("https://a.example/feed").value()),
+      guids_of(pages().load_show("https://a.example/feed").value()),
       (std::vector<std::string>{"newest", "tie-a", "tie-b", "old", "undated-1", "undated-2"}));
 }
 
@@ -62,10 +65,10 @@ TEST_F(ReadTest, ShowBatchesWalkEveryShowBySlugWithItsOwnEpisodes) {
   feed::Show alpha = show("Alpha Show");
   alpha.categories = {"News", "Arts"};
   alpha.episodes = {episode("a1", "Alpha One", 200), episode("a2", "Alpha Two", 100)};
-  db().record_success(z, k_meta, zulu, k_now, k_next);
-  db().record_success(a, k_meta, alpha, k_now, k_next);
+  outcomes().record_success(z, k_meta, zulu, k_now, k_next);
+  outcomes().record_success(a, k_meta, alpha, k_now, k_next);
 
-  const auto first = db().load_show_batch("", 1);
+  const auto first = pages().load_show_batch("", 1);
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0].show.show.title, "Alpha Show");
   EXPECT_TRUE(first[0].show.show.episodes.empty());
@@ -77,34 +80,34 @@ TEST_F(ReadTest, ShowBatchesWalkEveryShowBySlugWithItsOwnEpisodes) {
   EXPECT_EQ(first[0].categories[0].name, "News");
   EXPECT_EQ(first[0].categories[1].slug, "arts");
 
-  const auto second = db().load_show_batch(first[0].show.slug, 10);
+  const auto second = pages().load_show_batch(first[0].show.slug, 10);
   ASSERT_EQ(second.size(), 1u);
   EXPECT_LT(first[0].show.slug, second[0].show.slug);
   ASSERT_EQ(second[0].episodes.size(), 1u);
   EXPECT_EQ(second[0].episodes[0].guid, "z1");
   EXPECT_EQ(second[0].show.feed_url, "https://z.example/feed");
-  EXPECT_TRUE(db().load_show_batch(second[0].show.slug, 10).empty());
+  EXPECT_TRUE(pages().load_show_batch(second[0].show.slug, 10).empty());
 }
 
 TEST_F(ReadTest, UpdatedAtMovesOnlyWhenSomethingChanged) {
   const auto id = listed_feed("https://a.example/feed");
   feed::Show s = show("Steady");
   s.episodes = {episode("e1", "One", k_now)};
-  db().record_success(id, k_meta, s, k_now, k_next);
-  db().record_success(id, k_meta, s, k_now + 100, k_next);
-  auto stored = db().load_show("https://a.example/feed").value();
+  outcomes().record_success(id, k_meta, s, k_now, k_next);
+  outcomes().record_success(id, k_meta, s, k_now + 100, k_next);
+  auto stored = pages().load_show("https://a.example/feed").value();
   EXPECT_EQ(stored.added_at, k_now);
   EXPECT_EQ(stored.updated_at, k_now);
 
   s.episodes.push_back(episode("e0", "Zero", k_now - 100));
-  db().record_success(id, k_meta, s, k_now + 200, k_next);
-  stored = db().load_show("https://a.example/feed").value();
+  outcomes().record_success(id, k_meta, s, k_now + 200, k_next);
+  stored = pages().load_show("https://a.example/feed").value();
   EXPECT_EQ(stored.added_at, k_now);
   EXPECT_EQ(stored.updated_at, k_now + 200);
 
   s.description = "<p>New words</p>";
-  db().record_success(id, k_meta, s, k_now + 300, k_next);
-  EXPECT_EQ(db().load_show("https://a.example/feed")->updated_at, k_now + 300);
+  outcomes().record_success(id, k_meta, s, k_now + 300, k_next);
+  EXPECT_EQ(pages().load_show("https://a.example/feed")->updated_at, k_now + 300);
 }
 
 } // namespace

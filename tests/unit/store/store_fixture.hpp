@@ -9,7 +9,13 @@
 
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/feed/model.hpp"
+#include "podcrawl/store/cover_art.hpp"
+#include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/directory_pages.hpp"
+#include "podcrawl/store/directory_search.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "support/temp_database.hpp"
 
 namespace podcrawl::store {
@@ -30,12 +36,19 @@ protected:
   }
 
   Database& db() { return *m_db; }
+  // The store's classes over this test's connection.
+  CrawlList crawl_list() { return CrawlList(db()); }
+  FetchOutcomes outcomes() { return FetchOutcomes(db()); }
+  CrawlHistory history() { return CrawlHistory(db()); }
+  CoverArt cover_art() { return CoverArt(db()); }
+  DirectoryPages pages() { return DirectoryPages(db()); }
+  DirectorySearch directory_search() { return DirectorySearch(db()); }
   const std::string& url() const { return database_url(); }
 
   // Add a feed and return its id.
   std::int64_t listed_feed(const std::string& url, std::int64_t now = 1000) {
-    db().add_feed(url, now);
-    return db().find_feed(url).value().id;
+    crawl_list().add_feed(url, now);
+    return crawl_list().find_feed(url).value().id;
   }
 
   std::unique_ptr<Database> m_db;

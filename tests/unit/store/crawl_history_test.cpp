@@ -5,6 +5,8 @@
 
 #include <pqxx/pqxx>
 
+#include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -69,11 +71,11 @@ TEST(CrawlFigures, CountKindsRequestsAndFailures) {
 using HistoryTest = StoreTest;
 
 TEST_F(HistoryTest, WritesAddUpPerHourAndHostAndReplaceTheRunsRow) {
-  const std::int64_t run = db().begin_crawl_run(k_now);
+  const std::int64_t run = history().begin_crawl_run(k_now);
   HistoryDelta first;
   first.hours[k_hour] = figures(FetchKind::ok, 2, 0.05, 1000);
   first.host_hours[{k_hour, "a.example"}] = figures(FetchKind::ok, 2, 0.05, 1000);
-  db().add_history(run, first.hours[k_hour], first);
+  history().add_history(run, first.hours[k_hour], first);
 
   HistoryDelta second;
   second.hours[k_hour] = figures(FetchKind::client_error, 1, 0.2, 10);
@@ -83,15 +85,15 @@ TEST_F(HistoryTest, WritesAddUpPerHourAndHostAndReplaceTheRunsRow) {
   CrawlFigures whole = first.hours[k_hour];
   whole.add(second.hours[k_hour]);
   whole.add(second.hours[k_hour + 3600]);
-  db().add_history(run, whole, second);
+  history().add_history(run, whole, second);
 
-  const auto stored = db().run_figures(run);
+  const auto stored = history().run_figures(run);
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->outcomes, whole.outcomes);
   EXPECT_EQ(stored->latency, whole.latency);
   EXPECT_EQ(stored->bytes, 2010);
 
-  const CrawlReport report = db().crawl_report(k_now + 3600, 7);
+  const CrawlReport report = history().crawl_report(k_now + 3600, 7);
   ASSERT_EQ(report.by_day.size(), 7u);
   EXPECT_EQ(report.by_day.back().first, k_day);
   EXPECT_EQ(report.by_day.back().second[FetchKind::ok], 2);
@@ -113,7 +115,7 @@ TEST_F(HistoryTest, PruningDeletesTheLogOfFetchesOlderThanTheCutoff) {
   const std::int64_t id = listed_feed("https://a.example/feed", k_now - 200 * 86400);
   const FetchFailure failure{.http_status = 500, .error = "HTTP 500", .weight = 1};
   for (const std::int64_t days_ago : {120, 100, 95, 10, 1}) {
-    db().record_failure(id, failure, k_now - days_ago * 86400, k_now);
+    outcomes().record_failure(id, failure, k_now - days_ago * 86400, k_now);
   }
   const auto fetches = [&] {
     pqxx::connection connection(url());
@@ -121,48 +123,48 @@ TEST_F(HistoryTest, PruningDeletesTheLogOfFetchesOlderThanTheCutoff) {
     return txn.exec1("SELECT count(*) FROM fetches")[0].as<std::int64_t>();
   };
   ASSERT_EQ(fetches(), 5);
-  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 3);
+  EXPECT_EQ(history().prune_history(k_now - 90 * 86400), 3);
   EXPECT_EQ(fetches(), 2);
-  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 0);
+  EXPECT_EQ(history().prune_history(k_now - 90 * 86400), 0);
 }
 
 TEST_F(HistoryTest, PruningDeletesWhatIsOlderButKeepsTheNewestRun) {
   const std::int64_t old_time = k_now - 100 * 86400;
-  const std::int64_t old_run = db().begin_crawl_run(old_time);
+  const std::int64_t old_run = history().begin_crawl_run(old_time);
   HistoryDelta old_delta;
   old_delta.hours[old_time - old_time % 3600] = figures(FetchKind::ok, 1, 0.1);
   old_delta.host_hours[{old_time - old_time % 3600, "a.example"}] = figures(FetchKind::ok, 1, 0.1);
-  db().add_history(old_run, figures(FetchKind::ok, 1, 0.1), old_delta);
+  history().add_history(old_run, figures(FetchKind::ok, 1, 0.1), old_delta);
   CrawlRunStats finished;
   finished.finished_at = old_time + 60;
-  db().finish_crawl_run(old_run, finished);
+  history().finish_crawl_run(old_run, finished);
 
   // Only the old run exists: it is the newest and stays, its hours go.
-  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 2);
-  EXPECT_TRUE(db().run_figures(old_run));
+  EXPECT_EQ(history().prune_history(k_now - 90 * 86400), 2);
+  EXPECT_TRUE(history().run_figures(old_run));
 
-  const std::int64_t run = db().begin_crawl_run(k_now);
+  const std::int64_t run = history().begin_crawl_run(k_now);
   HistoryDelta delta;
   delta.hours[k_hour] = figures(FetchKind::ok, 1, 0.1);
-  db().add_history(run, figures(FetchKind::ok, 1, 0.1), delta);
-  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 1);
-  EXPECT_FALSE(db().run_figures(old_run));
-  EXPECT_TRUE(db().run_figures(run));
-  const CrawlReport report = db().crawl_report(k_now, 1);
+  history().add_history(run, figures(FetchKind::ok, 1, 0.1), delta);
+  EXPECT_EQ(history().prune_history(k_now - 90 * 86400), 1);
+  EXPECT_FALSE(history().run_figures(old_run));
+  EXPECT_TRUE(history().run_figures(run));
+  const CrawlReport report = history().crawl_report(k_now, 1);
   EXPECT_EQ(report.total[FetchKind::ok], 1);
-  EXPECT_EQ(db().prune_history(k_now - 90 * 86400), 0);
+  EXPECT_EQ(history().prune_history(k_now - 90 * 86400), 0);
 }
 
 TEST_F(HistoryTest, TheReportListsFailingFeedsWithTheirFirstFailureSinceTheirLastSuccess) {
   const std::int64_t id = listed_feed("https://a.example/feed", k_now - 10000);
   FetchMeta meta;
-  db().record_success(id, meta, show("A"), k_now - 9000, k_now - 8000);
+  outcomes().record_success(id, meta, show("A"), k_now - 9000, k_now - 8000);
   const FetchFailure failure{.http_status = 500, .error = "HTTP 500", .weight = 2};
-  db().record_failure(id, failure, k_now - 7000, k_now - 6000);
-  db().record_failure(id, failure, k_now - 5000, k_now - 4000);
+  outcomes().record_failure(id, failure, k_now - 7000, k_now - 6000);
+  outcomes().record_failure(id, failure, k_now - 5000, k_now - 4000);
   listed_feed("https://b.example/feed", k_now - 10000); // never fetched: overdue
 
-  const CrawlReport report = db().crawl_report(k_now, 30);
+  const CrawlReport report = history().crawl_report(k_now, 30);
   ASSERT_EQ(report.failing_feeds.size(), 1u);
   EXPECT_EQ(report.failing_total, 1);
   const FailingFeed& failing = report.failing_feeds[0];

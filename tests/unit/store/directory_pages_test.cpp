@@ -10,6 +10,10 @@
 #include <pqxx/pqxx>
 
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/store/crawl_list.hpp"
+#include "podcrawl/store/directory_pages.hpp"
+#include "podcrawl/store/directory_search.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -31,7 +35,7 @@ protected:
       s.episodes.push_back(
           episode(title + "-" + std::to_string(i), title + " " + std::to_string(i), k_now - i));
     }
-    return db().record_success(id, k_meta, s, k_now, k_next).show_slug;
+    return outcomes().record_success(id, k_meta, s, k_now, k_next).show_slug;
   }
 
   int m_feeds = 0;
@@ -62,7 +66,7 @@ TEST_F(PagesTest, CategoryPagesListTheirShowsByTitleAHundredAPage) {
     stored_show(title, "en", {"Technology"});
   }
   stored_show("Elsewhere", "en", {"News"});
-  const auto first = db().load_category_page("technology", 1);
+  const auto first = pages().load_category_page("technology", 1);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->total, 105);
   EXPECT_EQ(first->category.name, "Technology");
@@ -70,19 +74,19 @@ TEST_F(PagesTest, CategoryPagesListTheirShowsByTitleAHundredAPage) {
   EXPECT_EQ(first->shows.front().title, "Show 000");
   EXPECT_EQ(first->shows.back().title, "Show 099");
   EXPECT_EQ(first->shows.front().episode_count, 1);
-  const auto second = db().load_category_page("technology", 2);
+  const auto second = pages().load_category_page("technology", 2);
   ASSERT_TRUE(second.has_value());
   EXPECT_EQ(titles_of(*second),
             (std::vector<std::string>{"Show 100", "Show 101", "Show 102", "Show 103", "Show 104"}));
-  EXPECT_FALSE(db().load_category_page("technology", 3).has_value());
-  EXPECT_FALSE(db().load_category_page("technology", 0).has_value());
-  EXPECT_FALSE(db().load_category_page("no-such-category", 1).has_value());
+  EXPECT_FALSE(pages().load_category_page("technology", 3).has_value());
+  EXPECT_FALSE(pages().load_category_page("technology", 0).has_value());
+  EXPECT_FALSE(pages().load_category_page("no-such-category", 1).has_value());
 }
 
 TEST_F(PagesTest, SpellingsWithOneSlugAreOneCategoryNamedAsFirstStored) {
   stored_show("Alpha", "ar", {"Tech News"});
   stored_show("Beta", "en", {"tech news"});
-  const auto list = db().load_category_page("tech-news", 1);
+  const auto list = pages().load_category_page("tech-news", 1);
   ASSERT_TRUE(list.has_value());
   EXPECT_EQ(list->total, 2);
   EXPECT_EQ(list->category.name, "Tech News");
@@ -101,12 +105,12 @@ TEST_F(PagesTest, AShowListsEachOfItsCategorySlugsOnceWhereTheFeedFirstNamesIt) 
     return names;
   };
   const std::vector<std::string> expected{"zeta=Zeta", "tech-news=Tech News", "arts=Arts"};
-  const auto page = db().load_show_page(slug, 1);
+  const auto page = pages().load_show_page(slug, 1);
   ASSERT_TRUE(page.has_value());
   EXPECT_EQ(names_of(page->categories), expected);
-  const auto pages = db().load_show_pages(slug);
-  ASSERT_TRUE(pages.has_value());
-  EXPECT_EQ(names_of(pages->categories), expected);
+  const auto whole = pages().load_show_pages(slug);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(names_of(whole->categories), expected);
 }
 
 TEST_F(PagesTest, LanguagePagesListEveryRegionTogetherAndChineseByScript) {
@@ -118,21 +122,21 @@ TEST_F(PagesTest, LanguagePagesListEveryRegionTogetherAndChineseByScript) {
   stored_show("Hong Kong", "zh-Hant-HK", {"News"});
   stored_show("Beijing", "zh-CN", {"News"});
   stored_show("Bad", "<script>", {"News"});
-  const auto list = db().load_language_page("pt", 1);
+  const auto list = pages().load_language_page("pt", 1);
   ASSERT_TRUE(list.has_value());
   EXPECT_EQ(list->total, 4);
   EXPECT_EQ(titles_of(*list), (std::vector<std::string>{"Dos", "Quatro", "Tres", "Uno"}));
-  EXPECT_FALSE(db().load_language_page("pt-br", 1).has_value());
-  const auto traditional = db().load_language_page("zh-hant", 1);
+  EXPECT_FALSE(pages().load_language_page("pt-br", 1).has_value());
+  const auto traditional = pages().load_language_page("zh-hant", 1);
   ASSERT_TRUE(traditional.has_value());
   EXPECT_EQ(titles_of(*traditional), (std::vector<std::string>{"Hong Kong", "Taipei"}));
-  const auto languages = db().load_languages("", 10);
+  const auto languages = pages().load_languages("", 10);
   ASSERT_EQ(languages.size(), 3u);
   EXPECT_EQ(languages[0].tag, "pt");
   EXPECT_EQ(languages[0].show_count, 4);
   EXPECT_EQ(languages[1].tag, "zh-hans");
   EXPECT_EQ(languages[2].tag, "zh-hant");
-  EXPECT_FALSE(db().load_language_page("<script>", 1).has_value());
+  EXPECT_FALSE(pages().load_language_page("<script>", 1).has_value());
 }
 
 TEST_F(PagesTest, ShowsStoredBeforeLanguageGroupsGetTheirsFromMigrate) {
@@ -144,9 +148,9 @@ TEST_F(PagesTest, ShowsStoredBeforeLanguageGroupsGetTheirsFromMigrate) {
     txn.exec0("UPDATE shows SET language_group = NULL");
     txn.commit();
   }
-  EXPECT_FALSE(db().load_language_page("ar", 1).has_value());
+  EXPECT_FALSE(pages().load_language_page("ar", 1).has_value());
   db().migrate(k_sql_dir);
-  const auto arabic = db().load_language_page("ar", 1);
+  const auto arabic = pages().load_language_page("ar", 1);
   ASSERT_TRUE(arabic.has_value());
   EXPECT_EQ(arabic->total, 2);
 }
@@ -154,7 +158,7 @@ TEST_F(PagesTest, ShowsStoredBeforeLanguageGroupsGetTheirsFromMigrate) {
 TEST_F(PagesTest, TheHomePageCountsShowsCategoriesAndLanguagesAndListsTheNewestEpisodes) {
   stored_show("Alpha", "en", {"News", "Technology"}, 15);
   stored_show("Beta", "ar", {"News"}, 15);
-  const HomePage home = db().load_home_page();
+  const HomePage home = pages().load_home_page();
   EXPECT_EQ(home.show_count, 2);
   ASSERT_EQ(home.latest.size(), static_cast<std::size_t>(k_latest_episodes));
   for (std::size_t i = 1; i < home.latest.size(); ++i) {
@@ -172,10 +176,10 @@ TEST_F(PagesTest, TheHomePageCountsShowsCategoriesAndLanguagesAndListsTheNewestE
 
 TEST_F(PagesTest, AShowPageHoldsOnePageOfEpisodesAndEqualsTheSameSliceOfTheWholeShow) {
   const std::string slug = stored_show("Long", "en", {"News", "Arts"}, 120);
-  const auto whole = db().load_show_batch("", 1).at(0);
+  const auto whole = pages().load_show_batch("", 1).at(0);
   ASSERT_EQ(whole.episodes.size(), 120u);
   for (std::int64_t page = 1; page <= 3; ++page) {
-    const auto loaded = db().load_show_page(slug, page);
+    const auto loaded = pages().load_show_page(slug, page);
     ASSERT_TRUE(loaded.has_value()) << page;
     const ShowPage sliced = show_page_of(whole, page);
     EXPECT_EQ(loaded->episode_count, 120);
@@ -185,59 +189,59 @@ TEST_F(PagesTest, AShowPageHoldsOnePageOfEpisodesAndEqualsTheSameSliceOfTheWhole
     ASSERT_EQ(loaded->categories.size(), 2u);
     EXPECT_EQ(loaded->categories[1].name, "Arts");
   }
-  EXPECT_EQ(db().load_show_page(slug, 3)->show.show.episodes.size(), 20u);
-  EXPECT_FALSE(db().load_show_page(slug, 4).has_value());
-  const auto episode = db().load_episode_page(slug, whole.episode_slugs[7]);
+  EXPECT_EQ(pages().load_show_page(slug, 3)->show.show.episodes.size(), 20u);
+  EXPECT_FALSE(pages().load_show_page(slug, 4).has_value());
+  const auto episode = pages().load_episode_page(slug, whole.episode_slugs[7]);
   ASSERT_TRUE(episode.has_value());
   EXPECT_EQ(episode_keys(episode->show.show.episodes),
             episode_keys(episode_page_of(whole, 7).show.show.episodes));
-  EXPECT_FALSE(db().load_episode_page(slug, "no-such-episode").has_value());
+  EXPECT_FALSE(pages().load_episode_page(slug, "no-such-episode").has_value());
 }
 
 TEST_F(PagesTest, RemovedShowsAndUntitledShowsHaveNoPages) {
   const std::string slug = stored_show("Leaving", "en", {"News"});
   stored_show("", "en", {"News"});
-  ASSERT_TRUE(db().load_show_page(slug, 1).has_value());
-  ASSERT_TRUE(db().remove_feed("https://feeds.example/0.xml"));
-  EXPECT_FALSE(db().load_show_page(slug, 1).has_value());
-  EXPECT_FALSE(db().load_category_page("news", 1).has_value());
-  EXPECT_EQ(db().load_home_page().show_count, 0);
-  EXPECT_TRUE(db().load_show_batch("", 10).empty());
+  ASSERT_TRUE(pages().load_show_page(slug, 1).has_value());
+  ASSERT_TRUE(crawl_list().remove_feed("https://feeds.example/0.xml"));
+  EXPECT_FALSE(pages().load_show_page(slug, 1).has_value());
+  EXPECT_FALSE(pages().load_category_page("news", 1).has_value());
+  EXPECT_EQ(pages().load_home_page().show_count, 0);
+  EXPECT_TRUE(pages().load_show_batch("", 10).empty());
 }
 
 TEST_F(PagesTest, OneShowLoadsAsInABatch) {
   const std::string slug = stored_show("Single", "en", {"News"}, 3);
-  const auto one = db().load_show_pages(slug);
+  const auto one = pages().load_show_pages(slug);
   ASSERT_TRUE(one.has_value());
-  const auto batch = db().load_show_batch("", 10);
+  const auto batch = pages().load_show_batch("", 10);
   ASSERT_EQ(batch.size(), 1u);
   EXPECT_EQ(one->show.slug, batch[0].show.slug);
   EXPECT_EQ(one->episode_slugs, batch[0].episode_slugs);
   EXPECT_EQ(episode_keys(one->episodes), episode_keys(batch[0].episodes));
   ASSERT_EQ(one->categories.size(), 1u);
-  EXPECT_FALSE(db().load_show_pages("no-such-show").has_value());
+  EXPECT_FALSE(pages().load_show_pages("no-such-show").has_value());
 }
 
 TEST_F(PagesTest, SearchPagesListEachShowOnceWithItsEpisodesTwentyAPage) {
   const std::string garden = stored_show("Gardening weekly", "en", {"Leisure"}, 25);
   const std::string removed = stored_show("Gardens of Babylon", "en", {"History"}, 1);
-  ASSERT_TRUE(db().remove_feed("https://feeds.example/1.xml"));
+  ASSERT_TRUE(crawl_list().remove_feed("https://feeds.example/1.xml"));
   for (int i = 0; i < 24; ++i) {
     stored_show("Garden notes " + std::to_string(i), "en", {"Leisure"});
   }
 
   // English stemming: "gardens" finds "Gardening"; the removed show is not listed.
-  const auto first = db().load_search_page("  gardens\t", 1);
+  const auto first = directory_search().load_search_page("  gardens\t", 1);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->query, "gardens");
   EXPECT_EQ(first->total, 25);
   EXPECT_FALSE(first->more);
   ASSERT_EQ(first->results.size(), 20u);
-  const auto second = db().load_search_page("gardens", 2);
+  const auto second = directory_search().load_search_page("gardens", 2);
   ASSERT_TRUE(second.has_value());
   ASSERT_EQ(second->results.size(), 5u);
-  EXPECT_FALSE(db().load_search_page("gardens", 3).has_value());
-  EXPECT_FALSE(db().load_search_page("gardens", 0).has_value());
+  EXPECT_FALSE(directory_search().load_search_page("gardens", 3).has_value());
+  EXPECT_FALSE(directory_search().load_search_page("gardens", 0).has_value());
 
   // Each show once, matched by its own title, with its best matching episodes under it.
   std::set<std::string> slugs;
@@ -260,7 +264,7 @@ TEST_F(PagesTest, SearchPagesListEachShowOnceWithItsEpisodesTwentyAPage) {
 
   // Each show is read in its own language: French stemming finds "Cuisines" by "cuisine".
   const std::string french = stored_show("Cuisines du monde", "fr", {"Arts"}, 2);
-  const auto cuisine = db().load_search_page("cuisine", 1);
+  const auto cuisine = directory_search().load_search_page("cuisine", 1);
   ASSERT_TRUE(cuisine.has_value());
   ASSERT_EQ(cuisine->total, 1);
   EXPECT_EQ(cuisine->results[0].show.slug, french);
@@ -269,13 +273,13 @@ TEST_F(PagesTest, SearchPagesListEachShowOnceWithItsEpisodesTwentyAPage) {
 
 TEST_F(PagesTest, SearchPagesForEmptyLongOrHostileWordsAskForOthers) {
   stored_show("Anything", "en", {"News"});
-  const auto empty = db().load_search_page(" \t\n", 1);
+  const auto empty = directory_search().load_search_page(" \t\n", 1);
   ASSERT_TRUE(empty.has_value());
   EXPECT_TRUE(empty->query.empty());
   EXPECT_EQ(empty->total, 0);
-  EXPECT_FALSE(db().load_search_page("", 2).has_value());
+  EXPECT_FALSE(directory_search().load_search_page("", 2).has_value());
 
-  const auto long_query = db().load_search_page(std::string(201, 'a'), 1);
+  const auto long_query = directory_search().load_search_page(std::string(201, 'a'), 1);
   ASSERT_TRUE(long_query.has_value());
   EXPECT_TRUE(long_query->too_long);
   EXPECT_TRUE(long_query->results.empty());
@@ -284,16 +288,16 @@ TEST_F(PagesTest, SearchPagesForEmptyLongOrHostileWordsAskForOthers) {
   for (int i = 0; i < 200; ++i) {
     arabic += "\xD8\xA8";
   }
-  EXPECT_FALSE(db().load_search_page(arabic, 1)->too_long);
+  EXPECT_FALSE(directory_search().load_search_page(arabic, 1)->too_long);
 
   for (const std::string& words :
        {std::string("\"'&|!:*()<>\\"), std::string("a\xff\xfe b"), std::string("x\0y", 3),
         std::string("!!! ---"), std::string("the"), std::string("anything') OR 1=1 --")}) {
     SCOPED_TRACE(words);
-    const auto page = db().load_search_page(words, 1);
+    const auto page = directory_search().load_search_page(words, 1);
     ASSERT_TRUE(page.has_value());
   }
-  const auto anything = db().load_search_page("anything", 1);
+  const auto anything = directory_search().load_search_page("anything", 1);
   ASSERT_EQ(anything->total, 1); // the show, its episode under it
   EXPECT_EQ(anything->results.at(0).episodes.size(), 1u);
 }
@@ -301,7 +305,7 @@ TEST_F(PagesTest, SearchPagesForEmptyLongOrHostileWordsAskForOthers) {
 TEST_F(PagesTest, ShowsLoadBySlugsLeavingOutThoseNotListed) {
   const std::string first = stored_show("First", "en", {"News"}, 2);
   const std::string second = stored_show("Second", "en", {"News"}, 1);
-  const auto batch = db().load_show_pages(
+  const auto batch = pages().load_show_pages(
       std::vector<std::string>{second, "no-such-show", "quote\"and\\slash", first});
   ASSERT_EQ(batch.size(), 2u);
   std::set<std::string> slugs{batch[0].show.slug, batch[1].show.slug};
@@ -310,25 +314,25 @@ TEST_F(PagesTest, ShowsLoadBySlugsLeavingOutThoseNotListed) {
     EXPECT_EQ(show.episodes.size(), show.show.slug == first ? 2u : 1u);
     EXPECT_EQ(show.categories.size(), 1u);
   }
-  EXPECT_TRUE(db().load_show_pages(std::vector<std::string>{}).empty());
+  EXPECT_TRUE(pages().load_show_pages(std::vector<std::string>{}).empty());
 }
 
 TEST_F(PagesTest, ShowsChangedSinceASnapshotIncludeEverySaveAndRemovalAfterIt) {
   const std::string kept = stored_show("Kept", "en", {"News"});
-  const std::string before = db().directory_snapshot();
+  const std::string before = pages().directory_snapshot();
   const std::string added = stored_show("Added", "en", {"News"});
-  const auto after_add = db().shows_changed_since(before);
+  const auto after_add = pages().shows_changed_since(before);
   EXPECT_NE(std::find(after_add.begin(), after_add.end(), added), after_add.end());
 
-  const std::string before_removal = db().directory_snapshot();
-  ASSERT_TRUE(db().remove_feed("https://feeds.example/0.xml"));
-  const auto after_removal = db().shows_changed_since(before_removal);
+  const std::string before_removal = pages().directory_snapshot();
+  ASSERT_TRUE(crawl_list().remove_feed("https://feeds.example/0.xml"));
+  const auto after_removal = pages().shows_changed_since(before_removal);
   EXPECT_NE(std::find(after_removal.begin(), after_removal.end(), kept), after_removal.end());
-  EXPECT_FALSE(db().load_show_pages(kept).has_value());
+  EXPECT_FALSE(pages().load_show_pages(kept).has_value());
   EXPECT_TRUE(std::is_sorted(after_removal.begin(), after_removal.end()));
 
-  EXPECT_THROW(db().shows_changed_since("12; DROP TABLE shows"), core::UsageError);
-  EXPECT_THROW(db().shows_changed_since(""), core::UsageError);
+  EXPECT_THROW(pages().shows_changed_since("12; DROP TABLE shows"), core::UsageError);
+  EXPECT_THROW(pages().shows_changed_since(""), core::UsageError);
 }
 
 } // namespace

@@ -8,6 +8,10 @@
 #include <vector>
 
 #include "podcrawl/l10n/localizer.hpp"
+#include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/crawl_list.hpp"
+#include "podcrawl/store/directory_pages.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -58,9 +62,9 @@ TEST_F(SaveTest, NamespaceFieldsRoundTripAndReadAsTables) {
   first.podcast.chapters_type = "application/json+chapters";
   first.chapters_url = "https://a.example/c.json";
   first.transcripts = {{"https://a.example/t.vtt", "text/vtt"}, {"https://a.example/t.srt", ""}};
-  db().record_success(id, k_meta, s, k_now, k_next);
+  outcomes().record_success(id, k_meta, s, k_now, k_next);
 
-  const auto stored = db().load_show("https://a.example/feed");
+  const auto stored = pages().load_show("https://a.example/feed");
   ASSERT_TRUE(stored.has_value());
   EXPECT_EQ(stored->show.itunes, s.itunes);
   EXPECT_EQ(stored->show.podcast, s.podcast);
@@ -100,11 +104,11 @@ TEST_F(SaveTest, NamespaceFieldsRoundTripAndReadAsTables) {
 TEST_F(SaveTest, FirstSaveStoresEverythingAndASecondFindsNothingNew) {
   const auto id = listed_feed("https://a.example/feed");
   const auto first =
-      db().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now, k_next);
+      outcomes().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now, k_next);
   EXPECT_EQ(first.new_episodes, 3);
   EXPECT_EQ(first.show_slug, l10n::slugify("Daily Tech"));
 
-  const auto feed = db().find_feed("https://a.example/feed").value();
+  const auto feed = crawl_list().find_feed("https://a.example/feed").value();
   EXPECT_EQ(feed.status, FeedStatus::active);
   EXPECT_EQ(feed.show_slug, first.show_slug);
   EXPECT_EQ(feed.etag, "\"v1\"");
@@ -113,11 +117,11 @@ TEST_F(SaveTest, FirstSaveStoresEverythingAndASecondFindsNothingNew) {
   EXPECT_EQ(feed.last_fetch_at, k_now);
   EXPECT_EQ(feed.next_fetch_at, k_next);
 
-  const auto second =
-      db().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now + 10, k_next + 10);
+  const auto second = outcomes().record_success(id, k_meta, three_episode_show("Daily Tech"),
+                                                k_now + 10, k_next + 10);
   EXPECT_EQ(second.new_episodes, 0);
   EXPECT_EQ(second.show_slug, first.show_slug);
-  const auto stats = db().stats();
+  const auto stats = history().stats();
   EXPECT_EQ(stats.shows, 1);
   EXPECT_EQ(stats.episodes, 3);
   EXPECT_EQ(stats.removed_episodes, 0);
@@ -125,37 +129,37 @@ TEST_F(SaveTest, FirstSaveStoresEverythingAndASecondFindsNothingNew) {
 
 TEST_F(SaveTest, ANewEpisodeIsCountedOnce) {
   const auto id = listed_feed("https://a.example/feed");
-  db().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now, k_next);
+  outcomes().record_success(id, k_meta, three_episode_show("Daily Tech"), k_now, k_next);
   feed::Show grown = three_episode_show("Daily Tech");
   grown.episodes.insert(grown.episodes.begin(), episode("g4", "Fourth", k_now));
-  EXPECT_EQ(db().record_success(id, k_meta, grown, k_now + 10, k_next).new_episodes, 1);
-  EXPECT_EQ(db().record_success(id, k_meta, grown, k_now + 20, k_next).new_episodes, 0);
-  EXPECT_EQ(db().stats().episodes, 4);
+  EXPECT_EQ(outcomes().record_success(id, k_meta, grown, k_now + 10, k_next).new_episodes, 1);
+  EXPECT_EQ(outcomes().record_success(id, k_meta, grown, k_now + 20, k_next).new_episodes, 0);
+  EXPECT_EQ(history().stats().episodes, 4);
 }
 
 TEST_F(SaveTest, AnEpisodeThatVanishesIsKeptAsRemovedAndReturnsWhenListedAgain) {
   const auto id = listed_feed("https://a.example/feed");
   const feed::Show full = three_episode_show("Daily Tech");
-  db().record_success(id, k_meta, full, k_now, k_next);
+  outcomes().record_success(id, k_meta, full, k_now, k_next);
 
   feed::Show shorter = full;
   shorter.episodes.erase(shorter.episodes.begin() + 1); // g2 vanishes
-  EXPECT_EQ(db().record_success(id, k_meta, shorter, k_now + 10, k_next).new_episodes, 0);
-  auto stats = db().stats();
+  EXPECT_EQ(outcomes().record_success(id, k_meta, shorter, k_now + 10, k_next).new_episodes, 0);
+  auto stats = history().stats();
   EXPECT_EQ(stats.episodes, 2);
   EXPECT_EQ(stats.removed_episodes, 1);
-  const auto stored = db().load_show("https://a.example/feed").value();
+  const auto stored = pages().load_show("https://a.example/feed").value();
   ASSERT_EQ(stored.show.episodes.size(), 2u);
   for (const auto& e : stored.show.episodes) {
     EXPECT_NE(e.guid, "g2");
   }
 
-  const auto before = slugs_by_guid(db().load_show("https://a.example/feed").value());
-  EXPECT_EQ(db().record_success(id, k_meta, full, k_now + 20, k_next).new_episodes, 0);
-  stats = db().stats();
+  const auto before = slugs_by_guid(pages().load_show("https://a.example/feed").value());
+  EXPECT_EQ(outcomes().record_success(id, k_meta, full, k_now + 20, k_next).new_episodes, 0);
+  stats = history().stats();
   EXPECT_EQ(stats.episodes, 3);
   EXPECT_EQ(stats.removed_episodes, 0);
-  const auto after = slugs_by_guid(db().load_show("https://a.example/feed").value());
+  const auto after = slugs_by_guid(pages().load_show("https://a.example/feed").value());
   EXPECT_EQ(after.at("g1"), before.at("g1"));
   EXPECT_EQ(after.at("g3"), before.at("g3"));
 }
@@ -164,9 +168,12 @@ TEST_F(SaveTest, ShowSlugsAreUniqueAndNeverChange) {
   const auto a = listed_feed("https://a.example/feed");
   const auto b = listed_feed("https://b.example/feed");
   const auto c = listed_feed("https://c.example/feed");
-  const auto slug_a = db().record_success(a, k_meta, show("Daily News"), k_now, k_next).show_slug;
-  const auto slug_b = db().record_success(b, k_meta, show("Daily News"), k_now, k_next).show_slug;
-  const auto slug_c = db().record_success(c, k_meta, show("Daily News"), k_now, k_next).show_slug;
+  const auto slug_a =
+      outcomes().record_success(a, k_meta, show("Daily News"), k_now, k_next).show_slug;
+  const auto slug_b =
+      outcomes().record_success(b, k_meta, show("Daily News"), k_now, k_next).show_slug;
+  const auto slug_c =
+      outcomes().record_success(c, k_meta, show("Daily News"), k_now, k_next).show_slug;
   EXPECT_EQ(slug_a, l10n::slugify("Daily News"));
   EXPECT_EQ(slug_b, slug_a + "-2");
   EXPECT_EQ(slug_c, slug_a + "-3");
@@ -174,22 +181,23 @@ TEST_F(SaveTest, ShowSlugsAreUniqueAndNeverChange) {
   // Past the first rounds of candidates (the base alone, then 64 at a time), in order.
   for (int n = 4; n <= 70; ++n) {
     const auto feed = listed_feed("https://many.example/" + std::to_string(n));
-    ASSERT_EQ(db().record_success(feed, k_meta, show("Daily News"), k_now, k_next).show_slug,
+    ASSERT_EQ(outcomes().record_success(feed, k_meta, show("Daily News"), k_now, k_next).show_slug,
               slug_a + "-" + std::to_string(n));
   }
 
   // A renamed show keeps the address it was first given.
-  EXPECT_EQ(
-      db().record_success(a, k_meta, show("Completely Different"), k_now + 10, k_next).show_slug,
-      slug_a);
-  EXPECT_EQ(db().load_show(slug_a)->show.title, "Completely Different");
+  EXPECT_EQ(outcomes()
+                .record_success(a, k_meta, show("Completely Different"), k_now + 10, k_next)
+                .show_slug,
+            slug_a);
+  EXPECT_EQ(pages().load_show(slug_a)->show.title, "Completely Different");
 }
 
 TEST_F(SaveTest, AShowWhoseTitleHasNoLettersStillGetsASlug) {
   const auto a = listed_feed("https://a.example/feed");
   const auto b = listed_feed("https://b.example/feed");
-  const auto first = db().record_success(a, k_meta, show("!!!"), k_now, k_next).show_slug;
-  const auto second = db().record_success(b, k_meta, show(""), k_now, k_next).show_slug;
+  const auto first = outcomes().record_success(a, k_meta, show("!!!"), k_now, k_next).show_slug;
+  const auto second = outcomes().record_success(b, k_meta, show(""), k_now, k_next).show_slug;
   EXPECT_FALSE(first.empty());
   EXPECT_FALSE(second.empty());
   EXPECT_NE(first, second);
@@ -201,8 +209,8 @@ TEST_F(SaveTest, EpisodeSlugsAreUniqueWithinAShowAndNeverChange) {
   s.episodes = {episode("w3", "Weekly Update", k_now - 10),
                 episode("w2", "Weekly Update", k_now - 20),
                 episode("w1", "Weekly Update", k_now - 30), episode("w0", "", k_now - 40)};
-  db().record_success(id, k_meta, s, k_now, k_next);
-  const auto first = slugs_by_guid(db().load_show("https://a.example/feed").value());
+  outcomes().record_success(id, k_meta, s, k_now, k_next);
+  const auto first = slugs_by_guid(pages().load_show("https://a.example/feed").value());
   ASSERT_EQ(first.size(), 4u);
   std::set<std::string> distinct;
   for (const auto& [guid, slug] : first) {
@@ -216,17 +224,17 @@ TEST_F(SaveTest, EpisodeSlugsAreUniqueWithinAShowAndNeverChange) {
   // Retitled and reordered: every episode keeps its slug.
   s.episodes[0].title = "Something Else";
   std::swap(s.episodes[1], s.episodes[2]);
-  db().record_success(id, k_meta, s, k_now + 10, k_next);
-  EXPECT_EQ(slugs_by_guid(db().load_show("https://a.example/feed").value()), first);
+  outcomes().record_success(id, k_meta, s, k_now + 10, k_next);
+  EXPECT_EQ(slugs_by_guid(pages().load_show("https://a.example/feed").value()), first);
 }
 
 TEST_F(SaveTest, TwoShowsMayUseTheSameEpisodeSlugs) {
   const auto a = listed_feed("https://a.example/feed");
   const auto b = listed_feed("https://b.example/feed");
-  db().record_success(a, k_meta, three_episode_show("Alpha"), k_now, k_next);
-  db().record_success(b, k_meta, three_episode_show("Beta"), k_now, k_next);
-  EXPECT_EQ(db().load_show("https://a.example/feed")->episode_slugs,
-            db().load_show("https://b.example/feed")->episode_slugs);
+  outcomes().record_success(a, k_meta, three_episode_show("Alpha"), k_now, k_next);
+  outcomes().record_success(b, k_meta, three_episode_show("Beta"), k_now, k_next);
+  EXPECT_EQ(pages().load_show("https://a.example/feed")->episode_slugs,
+            pages().load_show("https://b.example/feed")->episode_slugs);
 }
 
 TEST_F(SaveTest, EveryFieldRoundTrips) {
@@ -252,9 +260,9 @@ TEST_F(SaveTest, EveryFieldRoundTrips) {
   sparse.title = "Sparse";
   sparse.link = "https://a.example/ep/sparse";
   s.episodes = {full, sparse};
-  db().record_success(id, k_meta, s, k_now, k_next);
+  outcomes().record_success(id, k_meta, s, k_now, k_next);
 
-  const auto stored = db().load_show("https://a.example/feed").value();
+  const auto stored = pages().load_show("https://a.example/feed").value();
   EXPECT_TRUE(stored.active);
   EXPECT_EQ(stored.feed_url, "https://a.example/feed");
   EXPECT_EQ(stored.added_at, k_now);
@@ -359,9 +367,9 @@ TEST_F(SaveTest, SqlInjectionStringsInEveryTextFieldRoundTripExactly) {
     e.podcast.persons = {{t("guest"), t("guest-role"), "", "", ""}};
     s.episodes = {e};
     const FetchMeta meta{200, t("etag"), t("last-modified"), t("hash")};
-    db().record_success(id, meta, s, k_now, k_next);
+    outcomes().record_success(id, meta, s, k_now, k_next);
 
-    const auto stored = db().load_show(url).value();
+    const auto stored = pages().load_show(url).value();
     EXPECT_EQ(stored.show.title, s.title);
     EXPECT_EQ(stored.show.link, s.link);
     EXPECT_EQ(stored.show.description, s.description);
@@ -388,20 +396,20 @@ TEST_F(SaveTest, SqlInjectionStringsInEveryTextFieldRoundTripExactly) {
     EXPECT_EQ(got.chapters_url, e.chapters_url);
     EXPECT_EQ(got.itunes, e.itunes);
     EXPECT_EQ(got.podcast, e.podcast);
-    const auto feed = db().find_feed(url).value();
+    const auto feed = crawl_list().find_feed(url).value();
     EXPECT_EQ(feed.etag, meta.etag);
     EXPECT_EQ(feed.last_modified, meta.last_modified);
 
     // Stored again unchanged: recognized as the same episode, nothing added.
-    EXPECT_EQ(db().record_success(id, meta, s, k_now + 60, k_next).new_episodes, 0) << text;
+    EXPECT_EQ(outcomes().record_success(id, meta, s, k_now + 60, k_next).new_episodes, 0) << text;
 
     // And as a failure's error text.
-    db().record_failure(id, {.http_status = 500, .error = t("error"), .weight = 1}, k_now + 120,
-                        k_next);
-    EXPECT_EQ(db().find_feed(url)->last_error, t("error"));
+    outcomes().record_failure(id, {.http_status = 500, .error = t("error"), .weight = 1},
+                              k_now + 120, k_next);
+    EXPECT_EQ(crawl_list().find_feed(url)->last_error, t("error"));
   }
   // Nothing else was touched: a show and an episode per feed.
-  const auto stats = db().stats();
+  const auto stats = history().stats();
   EXPECT_EQ(stats.shows, static_cast<std::int64_t>(injections.size()));
   EXPECT_EQ(stats.episodes, static_cast<std::int64_t>(injections.size()));
 }
@@ -409,12 +417,12 @@ TEST_F(SaveTest, SqlInjectionStringsInEveryTextFieldRoundTripExactly) {
 TEST_F(SaveTest, ChangedEpisodeFieldsReplaceTheStoredOnes) {
   const auto id = listed_feed("https://a.example/feed");
   feed::Show s = three_episode_show("Daily Tech");
-  db().record_success(id, k_meta, s, k_now, k_next);
+  outcomes().record_success(id, k_meta, s, k_now, k_next);
   s.episodes[1].title = "Second, corrected";
   s.episodes[1].duration_seconds = 99;
   s.categories = {"Comedy"};
-  EXPECT_EQ(db().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
-  const auto stored = db().load_show("https://a.example/feed").value();
+  EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
+  const auto stored = pages().load_show("https://a.example/feed").value();
   EXPECT_EQ(stored.show.episodes.at(1).title, "Second, corrected");
   EXPECT_EQ(stored.show.episodes.at(1).duration_seconds, 99);
   EXPECT_EQ(stored.show.categories, std::vector<std::string>{"Comedy"});
@@ -423,28 +431,29 @@ TEST_F(SaveTest, ChangedEpisodeFieldsReplaceTheStoredOnes) {
 TEST_F(SaveTest, RemovedAndGoneFeedsLeaveTheirShowInactive) {
   const auto a = listed_feed("https://a.example/feed");
   const auto b = listed_feed("https://b.example/feed");
-  db().record_success(a, k_meta, show("Alpha"), k_now, k_next);
-  db().record_success(b, k_meta, show("Beta"), k_now, k_next);
-  db().remove_feed("https://a.example/feed");
-  db().record_failure(b, {.http_status = 410, .error = "HTTP 410", .gone = true}, k_now + 10,
-                      k_next);
-  EXPECT_FALSE(db().load_show("https://a.example/feed")->active);
-  EXPECT_FALSE(db().load_show("https://b.example/feed")->active);
+  outcomes().record_success(a, k_meta, show("Alpha"), k_now, k_next);
+  outcomes().record_success(b, k_meta, show("Beta"), k_now, k_next);
+  crawl_list().remove_feed("https://a.example/feed");
+  outcomes().record_failure(b, {.http_status = 410, .error = "HTTP 410", .gone = true}, k_now + 10,
+                            k_next);
+  EXPECT_FALSE(pages().load_show("https://a.example/feed")->active);
+  EXPECT_FALSE(pages().load_show("https://b.example/feed")->active);
 
   // Re-added and fetched again, the show is back under its old slug.
-  const auto slug = db().load_show("https://a.example/feed")->slug;
-  db().add_feed("https://a.example/feed", k_now + 20);
-  EXPECT_EQ(db().record_success(a, k_meta, show("Alpha"), k_now + 30, k_next).show_slug, slug);
-  EXPECT_TRUE(db().load_show("https://a.example/feed")->active);
+  const auto slug = pages().load_show("https://a.example/feed")->slug;
+  crawl_list().add_feed("https://a.example/feed", k_now + 20);
+  EXPECT_EQ(outcomes().record_success(a, k_meta, show("Alpha"), k_now + 30, k_next).show_slug,
+            slug);
+  EXPECT_TRUE(pages().load_show("https://a.example/feed")->active);
 }
 
 TEST_F(SaveTest, AFeedRemovedDuringItsFetchStaysRemoved) {
   const auto id = listed_feed("https://a.example/feed");
-  ASSERT_EQ(db().claim_due_feeds(1, false, k_now, 600).size(), 1u);
-  db().remove_feed("https://a.example/feed");
-  db().record_success(id, k_meta, show("Alpha"), k_now, k_next);
-  EXPECT_EQ(db().find_feed("https://a.example/feed")->status, FeedStatus::removed);
-  EXPECT_FALSE(db().load_show("https://a.example/feed")->active);
+  ASSERT_EQ(crawl_list().claim_due_feeds(1, false, k_now, 600).size(), 1u);
+  crawl_list().remove_feed("https://a.example/feed");
+  outcomes().record_success(id, k_meta, show("Alpha"), k_now, k_next);
+  EXPECT_EQ(crawl_list().find_feed("https://a.example/feed")->status, FeedStatus::removed);
+  EXPECT_FALSE(pages().load_show("https://a.example/feed")->active);
 }
 
 TEST_F(SaveTest, HostileEpisodeTextIsStoredAndRecognizedAgain) {
@@ -455,14 +464,14 @@ TEST_F(SaveTest, HostileEpisodeTextIsStoredAndRecognizedAgain) {
   feed::Episode bad_text = episode("bad", bytes("Title\0with nul \xc3"), k_now);
   feed::Episode far_future = episode("future", "Far future", 99'999'999'999'999);
   s.episodes = {long_guid, long_guid_twin, bad_text, far_future};
-  EXPECT_EQ(db().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
-  EXPECT_EQ(db().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
-  const auto stored = db().load_show("https://a.example/feed").value();
+  EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
+  EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
+  const auto stored = pages().load_show("https://a.example/feed").value();
   ASSERT_EQ(stored.show.episodes.size(), 4u);
   for (const auto& e : stored.show.episodes) {
     EXPECT_EQ(e.title.find('\0'), std::string::npos);
   }
-  EXPECT_EQ(db().stats().removed_episodes, 0);
+  EXPECT_EQ(history().stats().removed_episodes, 0);
 }
 
 TEST_F(SaveTest, TextThatJsonEscapesRoundTripsExactly) {
@@ -480,24 +489,24 @@ TEST_F(SaveTest, TextThatJsonEscapesRoundTripsExactly) {
     e.link = "https://a.example/" + texts[i];
     s.episodes.push_back(e);
   }
-  ASSERT_EQ(db().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
-  const auto stored = db().load_show("https://a.example/feed").value();
+  ASSERT_EQ(outcomes().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
+  const auto stored = pages().load_show("https://a.example/feed").value();
   ASSERT_EQ(stored.show.episodes.size(), texts.size());
   for (std::size_t i = 0; i < texts.size(); ++i) {
     EXPECT_EQ(stored.show.episodes[i].title, texts[i]) << i;
     EXPECT_EQ(stored.show.episodes[i].description, "<p>" + texts[i] + "</p>") << i;
     EXPECT_EQ(stored.show.episodes[i].link, "https://a.example/" + texts[i]) << i;
   }
-  EXPECT_EQ(db().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
-  EXPECT_EQ(db().stats().removed_episodes, 0);
+  EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
+  EXPECT_EQ(history().stats().removed_episodes, 0);
 }
 
 TEST_F(SaveTest, DuplicateKeysInOneDocumentAreStoredOnce) {
   const auto id = listed_feed("https://a.example/feed");
   feed::Show s = show("Dupes");
   s.episodes = {episode("same", "One", k_now), episode("same", "Two", k_now - 10)};
-  EXPECT_EQ(db().record_success(id, k_meta, s, k_now, k_next).new_episodes, 1);
-  EXPECT_EQ(db().load_show("https://a.example/feed")->show.episodes.at(0).title, "One");
+  EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now, k_next).new_episodes, 1);
+  EXPECT_EQ(pages().load_show("https://a.example/feed")->show.episodes.at(0).title, "One");
 }
 
 } // namespace

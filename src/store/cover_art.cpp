@@ -1,4 +1,4 @@
-#include "podcrawl/store/artwork.hpp"
+#include "podcrawl/store/cover_art.hpp"
 
 #include <sstream>
 #include <string>
@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "podcrawl/store/artwork.hpp"
 #include "podcrawl/store/database.hpp"
 #include "rows_internal.hpp"
 #include "store_internal.hpp"
@@ -71,7 +72,9 @@ std::optional<StoredArtwork> artwork_from_text(const pqxx::field& field) {
   return art;
 }
 
-void Database::enlist_artwork() {
+CoverArt::CoverArt(Database& database) : m_impl(database.m_impl.get()) {}
+
+void CoverArt::enlist_artwork() {
   guarded(m_impl->redacted_url, "list cover art", [&] {
     pqxx::work txn(m_impl->connection);
     txn.exec_params(
@@ -85,7 +88,7 @@ void Database::enlist_artwork() {
   });
 }
 
-std::vector<ArtworkRecord> Database::claim_due_artwork(std::size_t limit, std::int64_t now,
+std::vector<ArtworkRecord> CoverArt::claim_due_artwork(std::size_t limit, std::int64_t now,
                                                        std::int64_t lease_seconds) {
   return guarded(m_impl->redacted_url, "claim cover art", [&] {
     pqxx::work txn(m_impl->connection);
@@ -107,7 +110,7 @@ std::vector<ArtworkRecord> Database::claim_due_artwork(std::size_t limit, std::i
   });
 }
 
-std::optional<StoredArtwork> Database::artwork_with_hash(const std::string& content_hash) {
+std::optional<StoredArtwork> CoverArt::artwork_with_hash(const std::string& content_hash) {
   return guarded(m_impl->redacted_url, "read cover art", [&] {
     pqxx::nontransaction txn(m_impl->connection);
     return artwork_from(txn.exec_params(
@@ -117,7 +120,7 @@ std::optional<StoredArtwork> Database::artwork_with_hash(const std::string& cont
   });
 }
 
-void Database::record_artwork(std::int64_t id, const ArtworkUpdate& update, std::int64_t now,
+void CoverArt::record_artwork(std::int64_t id, const ArtworkUpdate& update, std::int64_t now,
                               std::int64_t next_fetch_at) {
   guarded(m_impl->redacted_url, "record cover art", [&] {
     pqxx::work txn(m_impl->connection);
@@ -147,7 +150,7 @@ void Database::record_artwork(std::int64_t id, const ArtworkUpdate& update, std:
   });
 }
 
-void Database::record_artwork_failure(std::int64_t id, const std::string& error, bool downloaded,
+void CoverArt::record_artwork_failure(std::int64_t id, const std::string& error, bool downloaded,
                                       std::int64_t now, std::int64_t next_fetch_at) {
   guarded(m_impl->redacted_url, "record cover art", [&] {
     pqxx::work txn(m_impl->connection);
@@ -160,7 +163,7 @@ void Database::record_artwork_failure(std::int64_t id, const std::string& error,
   });
 }
 
-void Database::release_artwork(const std::vector<std::int64_t>& ids, const std::string& error,
+void CoverArt::release_artwork(const std::vector<std::int64_t>& ids, const std::string& error,
                                std::int64_t next_fetch_at) {
   if (ids.empty()) {
     return;

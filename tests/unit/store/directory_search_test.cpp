@@ -7,6 +7,10 @@
 
 #include <pqxx/pqxx>
 
+#include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/crawl_list.hpp"
+#include "podcrawl/store/directory_search.hpp"
+#include "podcrawl/store/fetch_outcomes.hpp"
 #include "store_fixture.hpp"
 
 namespace podcrawl::store {
@@ -35,23 +39,27 @@ protected:
     russian.episodes = {episode("ru-1", "Новые писатели", k_now)};
     feed::Show unknown = show("Kitabu cha podcasts", "sw");
     m_english_slug =
-        db().record_success(listed_feed("https://en.example/feed"), k_meta, english, k_now, k_next)
+        outcomes()
+            .record_success(listed_feed("https://en.example/feed"), k_meta, english, k_now, k_next)
             .show_slug;
     m_arabic_slug =
-        db().record_success(listed_feed("https://ar.example/feed"), k_meta, arabic, k_now, k_next)
+        outcomes()
+            .record_success(listed_feed("https://ar.example/feed"), k_meta, arabic, k_now, k_next)
             .show_slug;
     m_russian_slug =
-        db().record_success(listed_feed("https://ru.example/feed"), k_meta, russian, k_now, k_next)
+        outcomes()
+            .record_success(listed_feed("https://ru.example/feed"), k_meta, russian, k_now, k_next)
             .show_slug;
     m_unknown_slug =
-        db().record_success(listed_feed("https://sw.example/feed"), k_meta, unknown, k_now, k_next)
+        outcomes()
+            .record_success(listed_feed("https://sw.example/feed"), k_meta, unknown, k_now, k_next)
             .show_slug;
   }
 
   // The shows search() finds for `query`, in `language` (all when empty).
   std::vector<SearchResult> found(const std::string& query, const std::string& language = "",
                                   std::int64_t limit = 10) {
-    return db().search({query, language, 0, limit}).results;
+    return directory_search().search({query, language, 0, limit}).results;
   }
 
   static bool has_show(const std::vector<SearchResult>& results, const std::string& slug) {
@@ -131,14 +139,14 @@ TEST_F(SearchTest, AShowThatChangesItsLanguageIsSearchedInTheNewOne) {
   feed::Show swahili = show("Kitabu cha podcasts", "sw");
   swahili.description = "<p>Stories about <i>gardens</i></p>";
   const auto feed = listed_feed("https://sw.example/feed");
-  db().record_success(feed, k_meta, swahili, k_now + 60, k_next);
+  outcomes().record_success(feed, k_meta, swahili, k_now + 60, k_next);
   EXPECT_TRUE(has_show(found("gardens"), m_unknown_slug));
   EXPECT_FALSE(has_show(found("garden cha"), m_unknown_slug));
 
   feed::Show english = swahili;
   english.language = "en";
   english.effective_language = "en";
-  db().record_success(feed, k_meta, english, k_now + 120, k_next);
+  outcomes().record_success(feed, k_meta, english, k_now + 120, k_next);
   EXPECT_TRUE(has_show(found("garden cha"), m_unknown_slug));
   EXPECT_TRUE(has_show(found("podcast cha"), m_unknown_slug));
 }
@@ -166,13 +174,16 @@ TEST_F(SearchTest, ATitleMatchRanksAboveANotesMatchAndAnEpisodeMatch) {
   episodic.episodes = {episode("farm-1", "Beekeeping in winter", k_now)};
   // Stored in the reverse of the order expected, the newest first.
   const auto episodic_slug =
-      db().record_success(listed_feed("https://bees.example/3"), k_meta, episodic, k_now, k_next)
+      outcomes()
+          .record_success(listed_feed("https://bees.example/3"), k_meta, episodic, k_now, k_next)
           .show_slug;
-  const auto described_slug = db().record_success(listed_feed("https://bees.example/2"), k_meta,
+  const auto described_slug = outcomes()
+                                  .record_success(listed_feed("https://bees.example/2"), k_meta,
                                                   described, k_now - 10, k_next)
                                   .show_slug;
   const auto titled_slug =
-      db().record_success(listed_feed("https://bees.example/1"), k_meta, titled, k_now - 20, k_next)
+      outcomes()
+          .record_success(listed_feed("https://bees.example/1"), k_meta, titled, k_now - 20, k_next)
           .show_slug;
   const auto results = found("beekeeping");
   ASSERT_EQ(results.size(), 3u);
@@ -186,7 +197,7 @@ TEST_F(SearchTest, ATitleMatchRanksAboveANotesMatchAndAnEpisodeMatch) {
 TEST_F(SearchTest, WordsAreFoundHoweverTheyAreTyped) {
   const auto slug_of = [&](const std::string& url, const std::string& title,
                            const std::string& language) {
-    return db()
+    return outcomes()
         .record_success(listed_feed(url), k_meta, show(title, language), k_now, k_next)
         .show_slug;
   };
@@ -219,8 +230,8 @@ TEST_F(SearchTest, WordsAreFoundHoweverTheyAreTyped) {
 
 TEST_F(SearchTest, ReindexRewritesEveryRowFromItsText) {
   // As a database migrated from before: vectors of the raw text, no analysed text.
-  db().record_success(listed_feed("https://ja.example/1"), k_meta, show("まいにちテック雑談", "ja"),
-                      k_now, k_next);
+  outcomes().record_success(listed_feed("https://ja.example/1"), k_meta,
+                            show("まいにちテック雑談", "ja"), k_now, k_next);
   {
     pqxx::connection connection(database_url());
     pqxx::work txn(connection);
@@ -235,10 +246,11 @@ TEST_F(SearchTest, ReindexRewritesEveryRowFromItsText) {
   EXPECT_TRUE(found("雑談").empty());
   EXPECT_TRUE(found("Marahton").empty());
   std::vector<std::pair<std::int64_t, std::int64_t>> steps;
-  db().reindex(2, [&](std::int64_t done, std::int64_t total) { steps.emplace_back(done, total); });
+  directory_search().reindex(
+      2, [&](std::int64_t done, std::int64_t total) { steps.emplace_back(done, total); });
   ASSERT_FALSE(steps.empty());
   EXPECT_EQ(steps.back().first, steps.back().second);
-  EXPECT_EQ(steps.back().first, db().stats().shows + db().stats().episodes);
+  EXPECT_EQ(steps.back().first, history().stats().shows + history().stats().episodes);
   EXPECT_GT(steps.size(), 2u);
   EXPECT_FALSE(found("雑談").empty());
   EXPECT_TRUE(has_show(found("Marathon"), m_english_slug));
@@ -257,7 +269,8 @@ TEST_F(SearchTest, EpisodeNotesAreSearchedAsPlainTextUpToABound) {
   interview.description += "<p>zeppelin</p>";
   notes.episodes = {interview};
   const auto slug =
-      db().record_success(listed_feed("https://notes.example/feed"), k_meta, notes, k_now, k_next)
+      outcomes()
+          .record_success(listed_feed("https://notes.example/feed"), k_meta, notes, k_now, k_next)
           .show_slug;
   const auto finds_episode = [&](const char* query) {
     const auto titles = episode_titles(found(query, "en"), slug);
@@ -276,8 +289,8 @@ TEST_F(SearchTest, EpisodeNotesAreSearchedAsPlainTextUpToABound) {
 TEST_F(SearchTest, EpisodesGoneFromTheirFeedAreNotFound) {
   feed::Show english = show("The Learning Podcast", "en-US");
   english.episodes = {episode("en-2", "Gardening basics", k_now - 100)};
-  db().record_success(db().find_feed("https://en.example/feed")->id, k_meta, english, k_now + 10,
-                      k_next);
+  outcomes().record_success(crawl_list().find_feed("https://en.example/feed")->id, k_meta, english,
+                            k_now + 10, k_next);
   EXPECT_TRUE(found("marathon").empty());
   EXPECT_EQ(episode_titles(found("gardening"), m_english_slug),
             std::vector<std::string>{"Gardening basics"});
@@ -289,7 +302,7 @@ TEST_F(SearchTest, ResultsAreLimitedAndEmptyQueriesFindNothing) {
   EXPECT_TRUE(found("").empty());
   EXPECT_TRUE(found(" \t ").empty());
   EXPECT_TRUE(found("podcasts", "", 0).empty());
-  EXPECT_TRUE(db().search({std::string(201, 'a'), "", 0, 10}).too_long);
+  EXPECT_TRUE(directory_search().search({std::string(201, 'a'), "", 0, 10}).too_long);
 }
 
 TEST_F(SearchTest, QuerySyntaxFromUsersIsNeverAnError) {
@@ -297,7 +310,7 @@ TEST_F(SearchTest, QuerySyntaxFromUsersIsNeverAnError) {
                             "'; DROP TABLE shows; --", "\\", "'", "the", ":*", "<->"}) {
     EXPECT_NO_THROW(found(query)) << query;
   }
-  EXPECT_EQ(db().stats().shows, 4);
+  EXPECT_EQ(history().stats().shows, 4);
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-#include "podcrawl/store/history.hpp"
+#include "podcrawl/store/crawl_history.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/history.hpp"
 #include "rows_internal.hpp"
 #include "store_internal.hpp"
 
@@ -186,8 +187,10 @@ void CrawlFigures::add(const CrawlFigures& other) {
   }
 }
 
-void Database::add_history(std::int64_t run_id, const CrawlFigures& run,
-                           const HistoryDelta& delta) {
+CrawlHistory::CrawlHistory(Database& database) : m_impl(database.m_impl.get()) {}
+
+void CrawlHistory::add_history(std::int64_t run_id, const CrawlFigures& run,
+                               const HistoryDelta& delta) {
   static const std::string k_run_sql = "INSERT INTO crawl_run_figures AS t (run_id, " +
                                        plain_columns() + ") SELECT $1, " + record_values() +
                                        " FROM jsonb_to_record($2::jsonb) AS r(" + record_columns() +
@@ -238,7 +241,7 @@ void Database::add_history(std::int64_t run_id, const CrawlFigures& run,
   });
 }
 
-std::int64_t Database::prune_history(std::int64_t before) {
+std::int64_t CrawlHistory::prune_history(std::int64_t before) {
   return guarded(m_impl->redacted_url, "prune crawl history", [&] {
     pqxx::work txn(m_impl->connection);
     const auto row = txn.exec_params1(
@@ -278,7 +281,7 @@ std::int64_t Database::prune_history(std::int64_t before) {
   });
 }
 
-std::optional<CrawlFigures> Database::run_figures(std::int64_t run_id) {
+std::optional<CrawlFigures> CrawlHistory::run_figures(std::int64_t run_id) {
   return guarded(m_impl->redacted_url, "read run figures", [&] {
     pqxx::nontransaction txn(m_impl->connection);
     const auto result = txn.exec_params(
@@ -292,7 +295,7 @@ std::optional<CrawlFigures> Database::run_figures(std::int64_t run_id) {
   });
 }
 
-CrawlReport Database::crawl_report(std::int64_t now, int days) {
+CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
   CrawlReport report;
   report.now = now;
   report.days = std::max(days, 1);
@@ -388,6 +391,135 @@ CrawlReport Database::crawl_report(std::int64_t now, int days) {
     report.slow_seconds = latency_quantile(report.total.latency, 0.9);
     txn.commit();
     return report;
+  });
+}
+
+std::int64_t CrawlHistory::begin_crawl_run(std::int64_t now) {
+  return guarded(m_impl->redacted_url, "begin crawl run", [&] {
+    pqxx::work txn(m_impl->connection);
+    const auto row = txn.exec_params1(
+        "INSERT INTO crawl_runs (started_at) VALUES (to_timestamp($1::bigint)) RETURNING id", now);
+    txn.commit();
+    return row[0].as<std::int64_t>();
+  });
+}
+
+void CrawlHistory::finish_crawl_run(std::int64_t run_id, const CrawlRunStats& totals) {
+  guarded(m_impl->redacted_url, "finish crawl run", [&] {
+    pqxx::work txn(m_impl->connection);
+    txn.exec_params(
+        "UPDATE crawl_runs SET finished_at = coalesce(to_timestamp($2::bigint), now()),"
+        " fetched = $3, not_modified = $4, failed = $5, new_episodes = $6 WHERE id = $1",
+        run_id, totals.finished_at, totals.fetched, totals.not_modified, totals.failed,
+        totals.new_episodes);
+    txn.commit();
+  });
+}
+
+std::map<std::string, double> CrawlHistory::load_host_paces() {
+  return guarded(m_impl->redacted_url, "load host paces", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    std::map<std::string, double> paces;
+    for (const auto& row : txn.exec_params(
+             "SELECT host, concurrency FROM host_paces ORDER BY updated_at DESC LIMIT $1",
+             k_max_learned_hosts)) {
+      paces.emplace(row[0].as<std::string>(), row[1].as<double>());
+    }
+    return paces;
+  });
+}
+
+void CrawlHistory::save_host_paces(std::int64_t run_id, const std::vector<HostPaceRecord>& hosts,
+                                   std::int64_t now) {
+  if (hosts.empty()) {
+    return;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& host : hosts) {
+    rows.push_back({{"host", bounded_text(host.host, k_max_host_bytes)},
+                    {"concurrency", host.concurrency},
+                    {"requests", host.requests},
+                    {"throttled", host.throttled},
+                    {"overloaded", host.overloaded},
+                    {"peak", host.peak},
+                    {"latency", host.mean_latency_seconds}});
+  }
+  guarded(m_impl->redacted_url, "save host paces", [&] {
+    pqxx::work txn(m_impl->connection);
+    // Sorted by host, so that two crawlers saving at once lock the rows in the same order.
+    txn.exec_params(
+        "INSERT INTO host_paces AS p (host, concurrency, run_id, requests, throttled, overloaded,"
+        "  peak, mean_latency_seconds, updated_at)"
+        " SELECT r.host, r.concurrency, $2, r.requests, r.throttled, r.overloaded, r.peak,"
+        "  r.latency, to_timestamp($3::bigint)"
+        " FROM jsonb_to_recordset($1::jsonb) AS r(host text, concurrency float8, requests bigint,"
+        "  throttled bigint, overloaded bigint, peak int, latency float8)"
+        " WHERE r.host <> '' ORDER BY r.host"
+        " ON CONFLICT (host) DO UPDATE SET concurrency = excluded.concurrency,"
+        "  run_id = excluded.run_id, requests = excluded.requests,"
+        "  throttled = excluded.throttled, overloaded = excluded.overloaded,"
+        "  peak = excluded.peak, mean_latency_seconds = excluded.mean_latency_seconds,"
+        "  updated_at = excluded.updated_at",
+        rows.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), run_id, now);
+    txn.commit();
+  });
+}
+
+Stats read_stats(pqxx::transaction_base& txn) {
+  const auto counts = txn.exec1(
+      "SELECT"
+      " (SELECT count(*) FROM feeds),"
+      " (SELECT count(*) FROM feeds WHERE status = 'active'),"
+      " (SELECT count(*) FROM feeds WHERE status = 'failing'),"
+      " (SELECT count(*) FROM feeds WHERE status = 'gone'),"
+      " (SELECT count(*) FROM feeds WHERE status = 'removed'),"
+      " (SELECT count(*) FROM shows),"
+      " (SELECT count(*) FROM episodes WHERE removed_at IS NULL),"
+      " (SELECT count(*) FROM episodes WHERE removed_at IS NOT NULL)");
+  Stats stats;
+  stats.feeds_total = counts[0].as<std::int64_t>();
+  stats.feeds_active = counts[1].as<std::int64_t>();
+  stats.feeds_failing = counts[2].as<std::int64_t>();
+  stats.feeds_gone = counts[3].as<std::int64_t>();
+  stats.feeds_removed = counts[4].as<std::int64_t>();
+  stats.shows = counts[5].as<std::int64_t>();
+  stats.episodes = counts[6].as<std::int64_t>();
+  stats.removed_episodes = counts[7].as<std::int64_t>();
+  const auto last = txn.exec(
+      "SELECT extract(epoch FROM started_at)::bigint, extract(epoch FROM finished_at)::bigint,"
+      " fetched, not_modified, failed, new_episodes"
+      " FROM crawl_runs ORDER BY started_at DESC, id DESC LIMIT 1");
+  if (!last.empty()) {
+    CrawlRunStats run;
+    run.started_at = nullable<std::int64_t>(last[0][0]);
+    run.finished_at = nullable<std::int64_t>(last[0][1]);
+    run.fetched = last[0][2].as<std::int64_t>();
+    run.not_modified = last[0][3].as<std::int64_t>();
+    run.failed = last[0][4].as<std::int64_t>();
+    run.new_episodes = last[0][5].as<std::int64_t>();
+    stats.last_crawl = run;
+  }
+  const auto hosts = txn.exec_params(
+      "SELECT host, concurrency, requests, throttled, overloaded, peak, mean_latency_seconds"
+      " FROM host_paces WHERE run_id = (SELECT id FROM crawl_runs"
+      "  ORDER BY started_at DESC, id DESC LIMIT 1)"
+      " ORDER BY requests DESC, host LIMIT $1",
+      k_max_stats_hosts);
+  for (const auto& row : hosts) {
+    stats.last_crawl_hosts.push_back({row[0].as<std::string>(), row[1].as<double>(),
+                                      row[2].as<std::int64_t>(), row[3].as<std::int64_t>(),
+                                      row[4].as<std::int64_t>(), row[5].as<int>(),
+                                      row[6].as<double>()});
+  }
+  return stats;
+}
+
+Stats CrawlHistory::stats() {
+  return guarded(m_impl->redacted_url, "stats", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    Stats stats = read_stats(txn);
+    txn.commit();
+    return stats;
   });
 }
 

@@ -1,4 +1,4 @@
-#include "podcrawl/store/pages.hpp"
+#include "podcrawl/store/directory_pages.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/feed/json.hpp"
 #include "rows_internal.hpp"
 #include "store_internal.hpp"
 
@@ -166,7 +169,9 @@ std::vector<ShowPages> with_episodes(SnapshotTransaction& txn, const pqxx::resul
 
 } // namespace
 
-HomePage Database::load_home_page() {
+DirectoryPages::DirectoryPages(Database& database) : m_impl(database.m_impl.get()) {}
+
+HomePage DirectoryPages::load_home_page() {
   return guarded(m_impl->redacted_url, "load the home page", [&] {
     SnapshotTransaction txn(m_impl->connection);
     HomePage home;
@@ -212,8 +217,8 @@ HomePage Database::load_home_page() {
   });
 }
 
-std::optional<ShowListPage> Database::load_category_page(const std::string& slug,
-                                                         std::int64_t page) {
+std::optional<ShowListPage> DirectoryPages::load_category_page(const std::string& slug,
+                                                               std::int64_t page) {
   if (page < 1 || slug.empty()) {
     return std::nullopt;
   }
@@ -246,8 +251,8 @@ std::optional<ShowListPage> Database::load_category_page(const std::string& slug
       });
 }
 
-std::optional<ShowListPage> Database::load_language_page(const std::string& tag,
-                                                         std::int64_t page) {
+std::optional<ShowListPage> DirectoryPages::load_language_page(const std::string& tag,
+                                                               std::int64_t page) {
   if (page < 1 || tag.empty()) {
     return std::nullopt;
   }
@@ -326,7 +331,7 @@ constexpr auto k_page_category_first =
 
 } // namespace
 
-std::optional<ShowPage> Database::load_show_page(const std::string& slug, std::int64_t page) {
+std::optional<ShowPage> DirectoryPages::load_show_page(const std::string& slug, std::int64_t page) {
   if (page < 1) {
     return std::nullopt;
   }
@@ -356,8 +361,8 @@ std::optional<ShowPage> Database::load_show_page(const std::string& slug, std::i
   });
 }
 
-std::optional<EpisodePage> Database::load_episode_page(const std::string& show_slug,
-                                                       const std::string& episode_slug) {
+std::optional<EpisodePage> DirectoryPages::load_episode_page(const std::string& show_slug,
+                                                             const std::string& episode_slug) {
   return guarded(m_impl->redacted_url, "load an episode page", [&]() -> std::optional<EpisodePage> {
     SnapshotTransaction txn(m_impl->connection);
     auto found = listed_show(txn, show_slug);
@@ -380,7 +385,7 @@ std::optional<EpisodePage> Database::load_episode_page(const std::string& show_s
   });
 }
 
-void Database::prepare_pages() {
+void DirectoryPages::prepare_pages() {
   guarded(m_impl->redacted_url, "prepare the page statements", [&] {
     pqxx::nontransaction txn(m_impl->connection);
     // Each statement planned once for all arguments. PostgreSQL otherwise plans each of the
@@ -395,7 +400,7 @@ void Database::prepare_pages() {
   load_language_page(nothing, 1);
 }
 
-std::vector<ShowPages> Database::load_show_batch(const std::string& after_slug, int limit) {
+std::vector<ShowPages> DirectoryPages::load_show_batch(const std::string& after_slug, int limit) {
   return guarded(m_impl->redacted_url, "load shows", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_shows = std::string("SELECT ") + k_show_columns +
@@ -409,7 +414,7 @@ std::vector<ShowPages> Database::load_show_batch(const std::string& after_slug, 
   });
 }
 
-std::optional<ShowPages> Database::load_show_pages(const std::string& slug) {
+std::optional<ShowPages> DirectoryPages::load_show_pages(const std::string& slug) {
   auto batch = load_show_pages(std::vector<std::string>{slug});
   if (batch.empty()) {
     return std::nullopt;
@@ -417,7 +422,7 @@ std::optional<ShowPages> Database::load_show_pages(const std::string& slug) {
   return std::move(batch.front());
 }
 
-std::vector<ShowPages> Database::load_show_pages(const std::vector<std::string>& slugs) {
+std::vector<ShowPages> DirectoryPages::load_show_pages(const std::vector<std::string>& slugs) {
   if (slugs.empty()) {
     return {};
   }
@@ -434,7 +439,7 @@ std::vector<ShowPages> Database::load_show_pages(const std::vector<std::string>&
   });
 }
 
-std::string Database::directory_snapshot() {
+std::string DirectoryPages::directory_snapshot() {
   return guarded(m_impl->redacted_url, "read the directory's snapshot", [&] {
     pqxx::read_transaction txn(m_impl->connection);
     auto snapshot =
@@ -444,16 +449,7 @@ std::string Database::directory_snapshot() {
   });
 }
 
-bool Database::in_recovery() {
-  return guarded(m_impl->redacted_url, "ask whether the database is a replica", [&] {
-    pqxx::read_transaction txn(m_impl->connection);
-    const bool standby = txn.exec1("SELECT pg_is_in_recovery()")[0].as<bool>();
-    txn.commit();
-    return standby;
-  });
-}
-
-std::vector<std::string> Database::shows_changed_since(const std::string& snapshot) {
+std::vector<std::string> DirectoryPages::shows_changed_since(const std::string& snapshot) {
   if (snapshot.empty() || snapshot.size() > 20 ||
       !std::all_of(snapshot.begin(), snapshot.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     throw core::UsageError("not a directory snapshot: \"" + snapshot + "\"");
@@ -472,7 +468,8 @@ std::vector<std::string> Database::shows_changed_since(const std::string& snapsh
   });
 }
 
-std::vector<CategoryEntry> Database::load_categories(const std::string& after_slug, int limit) {
+std::vector<CategoryEntry> DirectoryPages::load_categories(const std::string& after_slug,
+                                                           int limit) {
   return guarded(m_impl->redacted_url, "load categories", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_categories =
@@ -494,7 +491,7 @@ std::vector<CategoryEntry> Database::load_categories(const std::string& after_sl
   });
 }
 
-std::vector<LanguageEntry> Database::load_languages(const std::string& after_tag, int limit) {
+std::vector<LanguageEntry> DirectoryPages::load_languages(const std::string& after_tag, int limit) {
   return guarded(m_impl->redacted_url, "load languages", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_languages =
@@ -508,6 +505,64 @@ std::vector<LanguageEntry> Database::load_languages(const std::string& after_tag
     }
     txn.commit();
     return languages;
+  });
+}
+
+namespace {
+
+// Load the shows `shows_result` names with their categories and current episodes; show_id
+// restricts the detail queries to one show (nullopt: all).
+constexpr const char* k_category_query =
+    "SELECT sc.show_id, c.name FROM show_categories sc JOIN categories c ON c.id = sc.category_id"
+    " WHERE $1::bigint IS NULL OR sc.show_id = $1::bigint"
+    " ORDER BY sc.show_id, sc.position";
+
+const std::string k_episode_query = std::string("SELECT ") + k_episode_columns +
+                                    " FROM episodes e WHERE e.removed_at IS NULL"
+                                    " AND ($1::bigint IS NULL OR e.show_id = $1::bigint)"
+                                    " ORDER BY e.show_id, " +
+                                    k_episode_order;
+
+std::vector<StoredShow> assemble_shows(SnapshotTransaction& txn, const pqxx::result& shows_result,
+                                       std::optional<std::int64_t> show_id) {
+  std::vector<StoredShow> shows;
+  std::map<std::int64_t, std::size_t> index_by_id;
+  for (const auto& row : shows_result) {
+    index_by_id.emplace(row[0].as<std::int64_t>(), shows.size());
+    shows.push_back(show_from_row(row));
+  }
+  for (const auto& row : txn.exec_params(k_category_query, show_id)) {
+    if (const auto found = index_by_id.find(row[0].as<std::int64_t>());
+        found != index_by_id.end()) {
+      shows[found->second].show.categories.push_back(row[1].as<std::string>());
+    }
+  }
+  for (const auto& row : txn.exec_params(k_episode_query, show_id)) {
+    if (const auto found = index_by_id.find(row[0].as<std::int64_t>());
+        found != index_by_id.end()) {
+      add_episode(row, shows[found->second]);
+    }
+  }
+  return shows;
+}
+
+} // namespace
+
+std::optional<StoredShow> DirectoryPages::load_show(const std::string& feed_url_or_slug) {
+  return guarded(m_impl->redacted_url, "load show", [&]() -> std::optional<StoredShow> {
+    SnapshotTransaction txn(m_impl->connection);
+    const auto result = txn.exec_params(std::string("SELECT ") + k_show_columns +
+                                            " FROM shows s JOIN feeds f ON f.id = s.feed_id"
+                                            " WHERE s.slug = $1"
+                                            "  OR s.id = (SELECT show_id FROM feeds WHERE url = $1)"
+                                            " ORDER BY (s.slug = $1) LIMIT 1",
+                                        feed_url_or_slug);
+    if (result.empty()) {
+      return std::nullopt;
+    }
+    auto shows = assemble_shows(txn, result, result[0][0].as<std::int64_t>());
+    txn.commit();
+    return std::move(shows.front());
   });
 }
 

@@ -1,3 +1,5 @@
+#include "podcrawl/store/directory_search.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -19,7 +21,7 @@
 
 namespace podcrawl::store {
 
-// The text analysis (Database::search hides the namespace's name in its members).
+// The text analysis (DirectorySearch::search hides the namespace's name in its members).
 namespace analysis = podcrawl::search;
 
 namespace {
@@ -315,8 +317,11 @@ Matches ranked_matches(SnapshotTransaction& txn, const std::string& query,
 }
 
 } // namespace
+DirectorySearch::DirectorySearch(Database& database) : m_impl(database.m_impl.get()) {}
 
-SearchPage Database::search(const SearchRequest& request) {
+// namespace
+
+SearchPage DirectorySearch::search(const SearchRequest& request) {
   SearchPage result;
   result.query = search_words(request.query);
   result.page = 1 + request.offset / std::max<std::int64_t>(1, request.limit);
@@ -384,7 +389,8 @@ SearchPage Database::search(const SearchRequest& request) {
   });
 }
 
-std::optional<SearchPage> Database::load_search_page(const std::string& query, std::int64_t page) {
+std::optional<SearchPage> DirectorySearch::load_search_page(const std::string& query,
+                                                            std::int64_t page) {
   const std::int64_t last_page = page_count(2 * k_search_candidates, k_search_results_per_page);
   if (page < 1 || page > last_page) {
     return std::nullopt;
@@ -424,7 +430,8 @@ constexpr int k_reindex_tries = 3;
 
 } // namespace
 
-void Database::reindex(int batch, const std::function<void(std::int64_t, std::int64_t)>& progress) {
+void DirectorySearch::reindex(int batch,
+                              const std::function<void(std::int64_t, std::int64_t)>& progress) {
   batch = std::max(batch, 1);
   guarded(m_impl->redacted_url, "reindex", [&] {
     std::int64_t total = 0;
