@@ -9,36 +9,37 @@
 #include "directory_show.hpp"
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/l10n/localizer.hpp"
+#include "podcrawl/model/pages.hpp"
 #include "podcrawl/render/site.hpp"
-#include "podcrawl/store/pages.hpp"
 
 namespace {
 
 namespace render = podcrawl::render;
-namespace store = podcrawl::store;
+namespace model = podcrawl::model;
 
 // Distinct shows, so that phrase and format caches see what a pass over a directory shows them.
 constexpr std::int64_t k_shows = 256;
 
-std::vector<store::ShowPage> generated_pages() {
-  std::vector<store::ShowPage> pages;
+std::vector<model::ShowPage> generated_pages() {
+  std::vector<model::ShowPage> pages;
   for (std::int64_t number = 1; number <= k_shows; ++number) {
     podcrawl::bench::ShowSpec spec;
     spec.number = number;
-    store::ShowPages whole;
+    model::WholeShow whole;
     whole.show.show = podcrawl::bench::generate_show(spec);
     whole.show.slug = podcrawl::l10n::slugify(whole.show.show.title) + "-" + std::to_string(number);
     whole.show.feed_url = podcrawl::bench::show_feed_url(number);
     whole.show.added_at = spec.now - 86400 * 30;
-    whole.episodes = std::move(whole.show.show.episodes);
-    for (std::size_t i = 0; i < whole.episodes.size(); ++i) {
-      whole.episode_slugs.push_back(podcrawl::l10n::slugify(whole.episodes[i].title) + "-" +
-                                    std::to_string(i));
+    auto& parsed = whole.show.show.episodes;
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+      std::string slug = podcrawl::l10n::slugify(parsed[i].title) + "-" + std::to_string(i);
+      whole.show.episodes.push_back({std::move(parsed[i]), std::move(slug), std::nullopt});
     }
+    parsed.clear();
     for (const auto& name : whole.show.show.categories) {
       whole.categories.push_back({podcrawl::l10n::slugify(name), name, "en", 0});
     }
-    pages.push_back(store::show_page_of(whole, 1));
+    pages.push_back(model::show_page_of(whole, 1));
   }
   return pages;
 }

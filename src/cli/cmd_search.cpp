@@ -18,7 +18,7 @@ namespace {
 // Rows of the index rewritten in one transaction by `reindex`.
 constexpr int k_reindex_batch = 500;
 
-nlohmann::json result_json(const store::SearchResult& result) {
+nlohmann::json result_json(const model::SearchResult& result) {
   auto episodes = nlohmann::json::array();
   for (const auto& episode : result.episodes) {
     episodes.push_back({{"episode_slug", episode.slug}, {"episode_title", episode.episode.title}});
@@ -45,7 +45,7 @@ void add_search_command(CLI::App& app, Context& context) {
   command->add_option("--lang", options->language,
                       "only shows in this language, e.g. ar, en (takes en-US) or zh-TW");
   command->add_option("--limit", options->limit, "at most N shows")
-      ->check(CLI::Range(1, static_cast<int>(store::k_search_candidates)));
+      ->check(CLI::Range(1, static_cast<int>(model::k_search_candidates)));
   command->add_flag("--json", options->json, "print a JSON array, one object per show");
   command->callback([options, &context] {
     auto database = context.open_database_to_read();
@@ -53,7 +53,7 @@ void add_search_command(CLI::App& app, Context& context) {
         {options->query, options->language, 0, options->limit});
     if (page.too_long) {
       throw core::UsageError("the query is longer than " +
-                             std::to_string(store::k_max_search_query_chars) + " characters");
+                             std::to_string(model::k_max_search_query_chars) + " characters");
     }
     if (options->json) {
       auto array = nlohmann::json::array();

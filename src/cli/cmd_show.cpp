@@ -20,18 +20,22 @@ void add_show_command(CLI::App& app, Context& context) {
     if (!stored) {
       throw core::UsageError("no stored show for " + *key);
     }
-    auto json = feed::to_json(stored->show);
+    feed::Show show = stored->show;
+    for (const auto& episode : stored->episodes) {
+      show.episodes.push_back(episode.episode);
+    }
+    auto json = feed::to_json(show);
     json["feed_url"] = stored->feed_url;
     json["slug"] = stored->slug;
     json["effective_language"] = stored->show.effective_language;
     json["added_at"] = core::format_iso8601(stored->added_at);
     if (const auto& art = stored->artwork) {
       nlohmann::json renditions = nlohmann::json::array();
-      for (const store::ArtRendition& rendition : art->renditions) {
+      for (const model::ArtRendition& rendition : art->renditions) {
         renditions.push_back(
             {{"width", rendition.width},
              {"height", rendition.height},
-             {"path", "art/" + store::art_file_name(art->content_hash, rendition.width)}});
+             {"path", "art/" + model::art_file_name(art->content_hash, rendition.width)}});
       }
       json["artwork"] = std::move(renditions);
     }

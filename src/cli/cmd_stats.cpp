@@ -11,7 +11,7 @@ namespace podcrawl::cli {
 
 namespace {
 
-nlohmann::json hosts_json(const std::vector<store::HostPaceRecord>& hosts) {
+nlohmann::json hosts_json(const std::vector<model::HostPaceRecord>& hosts) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& host : hosts) {
     out.push_back({{"host", host.host},
@@ -25,7 +25,7 @@ nlohmann::json hosts_json(const std::vector<store::HostPaceRecord>& hosts) {
   return out;
 }
 
-nlohmann::json to_json(const store::Stats& stats) {
+nlohmann::json to_json(const model::Stats& stats) {
   nlohmann::json last_crawl = nullptr;
   if (stats.last_crawl) {
     const auto& run = *stats.last_crawl;

@@ -299,7 +299,7 @@ private:
       return;
     }
     for (const art::Rendition& rendition : prepared.renditions) {
-      write_rendition(m_folder / store::art_file_name(update.content_hash, rendition.width),
+      write_rendition(m_folder / model::art_file_name(update.content_hash, rendition.width),
                       rendition.webp);
       update.renditions.push_back(
           {rendition.width, rendition.height, static_cast<std::int64_t>(rendition.webp.size())});

@@ -98,8 +98,8 @@ std::int64_t lease_seconds(const core::FetchConfig& fetch) {
          60 + k_lease_waiting_seconds;
 }
 
-std::vector<store::HostPaceRecord> pace_records(const fetch::Pacer& pacer) {
-  std::vector<store::HostPaceRecord> records;
+std::vector<model::HostPaceRecord> pace_records(const fetch::Pacer& pacer) {
+  std::vector<model::HostPaceRecord> records;
   for (const auto& figures : pacer.figures()) {
     if (figures.requests > 0) {
       records.push_back({figures.host, figures.concurrency, figures.requests, figures.throttled,
@@ -115,30 +115,30 @@ struct Job {
 };
 
 // How a fetch that failed is counted in the history.
-store::FetchKind failure_kind(fetch::FetchOutcome outcome, int http_status) {
+model::FetchKind failure_kind(fetch::FetchOutcome outcome, int http_status) {
   switch (outcome) {
     case fetch::FetchOutcome::ok:
-      return store::FetchKind::not_a_feed;
+      return model::FetchKind::not_a_feed;
     case fetch::FetchOutcome::gone:
-      return store::FetchKind::gone;
+      return model::FetchKind::gone;
     case fetch::FetchOutcome::refused:
-      return store::FetchKind::refused;
+      return model::FetchKind::refused;
     case fetch::FetchOutcome::too_large:
-      return store::FetchKind::too_large;
+      return model::FetchKind::too_large;
     case fetch::FetchOutcome::network_error:
-      return store::FetchKind::network;
+      return model::FetchKind::network;
     case fetch::FetchOutcome::http_error:
-      return http_status >= 500 && http_status <= 599   ? store::FetchKind::server_error
-             : http_status >= 400 && http_status <= 499 ? store::FetchKind::client_error
-                                                        : store::FetchKind::http_other;
+      return http_status >= 500 && http_status <= 599   ? model::FetchKind::server_error
+             : http_status >= 400 && http_status <= 499 ? model::FetchKind::client_error
+                                                        : model::FetchKind::http_other;
     case fetch::FetchOutcome::not_modified:
     case fetch::FetchOutcome::deferred:
       break;
   }
-  return store::FetchKind::http_other;
+  return model::FetchKind::http_other;
 }
 
-using HostHours = std::map<std::pair<std::int64_t, std::string>, store::CrawlFigures>;
+using HostHours = std::map<std::pair<std::int64_t, std::string>, model::CrawlFigures>;
 
 std::int64_t hour_of(std::int64_t t) {
   return t - (t % k_hour_seconds + k_hour_seconds) % k_hour_seconds;
@@ -147,7 +147,7 @@ std::int64_t hour_of(std::int64_t t) {
 // Of host-hours, keep those of the hosts with the most failures, the most requests and the
 // slowest answers, per_rank of each.
 void keep_ranked_hosts(HostHours& host_hours, std::size_t per_rank) {
-  std::map<std::string, store::CrawlFigures> by_host;
+  std::map<std::string, model::CrawlFigures> by_host;
   for (const auto& [key, figures] : host_hours) {
     by_host[key.second].add(figures);
   }
@@ -164,7 +164,7 @@ void keep_ranked_hosts(HostHours& host_hours, std::size_t per_rank) {
   ranked.reserve(by_host.size());
   for (const auto& [host, figures] : by_host) {
     ranked.push_back({&host, figures.failures(), figures.requests(),
-                      store::latency_quantile(figures.latency, 0.9).value_or(0.0)});
+                      model::latency_quantile(figures.latency, 0.9).value_or(0.0)});
   }
   std::set<std::string> kept;
   const auto keep_top = [&](auto score) {
@@ -206,7 +206,7 @@ private:
   static std::size_t worker_count(const CrawlOptions& options);
   void fetch_all(store::Database& claims, std::int64_t run_id);
   void write_history(store::Database& claims, std::int64_t run_id, bool last);
-  void record(const Job& job, store::FetchKind kind, std::int64_t new_episodes = 0);
+  void record(const Job& job, model::FetchKind kind, std::int64_t new_episodes = 0);
   bool may_claim() const;
   void work();
   void process(store::Database& database, const Job& job);
@@ -228,7 +228,7 @@ private:
   std::mt19937_64 m_random{std::random_device{}()};
   std::exception_ptr m_error;
   std::atomic<bool> m_failed{false};
-  store::CrawlFigures m_run_figures; // the run's, for its history row
+  model::CrawlFigures m_run_figures; // the run's, for its history row
   store::HistoryDelta m_history;     // since the last history write
   HostHours m_held_hosts;            // the fetching thread's: host-hours not written yet
 };
@@ -261,7 +261,7 @@ CrawlSummary Run::execute() {
     write_history(claims, run_id, true);
     std::rethrow_exception(m_error);
   }
-  store::CrawlRunStats totals;
+  model::CrawlRunStats totals;
   totals.started_at = m_started;
   totals.finished_at = core::now();
   totals.fetched = m_summary.fetched;
@@ -285,7 +285,7 @@ CrawlSummary Run::execute() {
 // The history is the crawl's account of itself, not its work: a write that fails is logged and
 // the crawl goes on.
 void Run::write_history(store::Database& claims, std::int64_t run_id, bool last) {
-  store::CrawlFigures run;
+  model::CrawlFigures run;
   store::HistoryDelta delta;
   {
     std::lock_guard lock(m_mutex);
@@ -317,7 +317,7 @@ void Run::write_history(store::Database& claims, std::int64_t run_id, bool last)
   }
 }
 
-void Run::record(const Job& job, store::FetchKind kind, std::int64_t new_episodes) {
+void Run::record(const Job& job, model::FetchKind kind, std::int64_t new_episodes) {
   const std::int64_t hour = hour_of(core::now());
   // The host as the fetch pool paces it, of the URL that answered (after redirects).
   const auto url =
@@ -326,7 +326,7 @@ void Run::record(const Job& job, store::FetchKind kind, std::int64_t new_episode
   const double seconds = job.result.seconds;
   const std::int64_t bytes = job.result.received_bytes;
   std::lock_guard lock(m_mutex);
-  for (store::CrawlFigures* figures :
+  for (model::CrawlFigures* figures :
        {&m_run_figures, &m_history.hours[hour], &m_history.host_hours[{hour, host}]}) {
     figures->add(kind, seconds, bytes);
     figures->new_episodes += new_episodes;
@@ -439,14 +439,14 @@ void Run::process(store::Database& database, const Job& job) {
       store::FetchOutcomes(database).record_not_modified(
           feed.id, core::now(), core::now() + m_config.crawl.refresh_interval_seconds);
       count(&CrawlSummary::not_modified);
-      record(job, store::FetchKind::not_modified);
+      record(job, model::FetchKind::not_modified);
       break;
     case fetch::FetchOutcome::deferred:
       store::CrawlList(database).defer_feed(
           feed.id, core::now() + std::clamp<std::int64_t>(result.retry_after_seconds.value_or(0), 0,
                                                           m_config.crawl.backoff_ceiling_seconds));
       count(&CrawlSummary::deferred);
-      record(job, store::FetchKind::deferred);
+      record(job, model::FetchKind::deferred);
       break;
     default:
       fail(database, job, result.error);
@@ -477,7 +477,7 @@ void Run::store_fetched(store::Database& database, const Job& job) {
     store::FetchOutcomes(database).record_unchanged(feed.id, meta, now,
                                                     now + m_config.crawl.refresh_interval_seconds);
     count(&CrawlSummary::not_modified);
-    record(job, store::FetchKind::unchanged);
+    record(job, model::FetchKind::unchanged);
     return;
   }
   feed::ParseOptions parse_options;
@@ -498,7 +498,7 @@ void Run::store_fetched(store::Database& database, const Job& job) {
       feed.id, meta, parsed.show, now, now + refresh_seconds(parsed.show, m_config.crawl));
   count(&CrawlSummary::fetched);
   count(&CrawlSummary::new_episodes, saved.new_episodes);
-  record(job, store::FetchKind::ok, saved.new_episodes);
+  record(job, model::FetchKind::ok, saved.new_episodes);
   spdlog::debug("{}: {} episodes, {} new", net::redact(feed.url), parsed.show.episodes.size(),
                 saved.new_episodes);
   if (const auto moved = net::normalize_feed_url(parsed.show.new_feed_url);

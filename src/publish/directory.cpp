@@ -21,7 +21,7 @@ constexpr auto k_progress_interval = std::chrono::seconds(5);
 // Every page of a list, from page 1 to its last.
 template <typename Load>
 void write_list_pages(SiteWriter& writer, std::int64_t shows, Load load) {
-  const std::int64_t pages = store::page_count(shows, store::k_shows_per_page);
+  const std::int64_t pages = model::page_count(shows, model::k_shows_per_page);
   for (std::int64_t page = 1; page <= pages; ++page) {
     if (const auto list = load(page)) {
       writer.write_list(*list);

@@ -14,9 +14,9 @@
 #include "podcrawl/core/bounded_queue.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/files.hpp"
+#include "podcrawl/model/artwork.hpp"
 #include "podcrawl/render/layout.hpp"
 #include "podcrawl/render/paths.hpp"
-#include "podcrawl/store/artwork.hpp"
 #include "publish_internal.hpp"
 
 namespace podcrawl::publish {
@@ -229,7 +229,7 @@ struct SiteWriter::Impl {
   void write(const std::string& file, std::string_view content) { files.write(file, content); }
 
   // The cover art files a show's pages link, from the art folder into the site's art/.
-  void place_artwork(const std::optional<store::StoredArtwork>& artwork) {
+  void place_artwork(const std::optional<model::StoredArtwork>& artwork) {
     if (options.art_dir.empty()) {
       return;
     }
@@ -400,31 +400,31 @@ const std::optional<PreviousRender>& SiteWriter::previous() const {
   return m_impl->previous;
 }
 
-void SiteWriter::write_home(const store::HomePage& home) {
+void SiteWriter::write_home(const model::HomePage& home) {
   m_impl->lists_rendered = true;
   m_impl->list_paths.emplace_back("");
-  m_impl->each_locale(std::make_shared<const store::HomePage>(home),
-                      [this](Renderer& own, const store::HomePage& model, const std::string& tag) {
+  m_impl->each_locale(std::make_shared<const model::HomePage>(home),
+                      [this](Renderer& own, const model::HomePage& model, const std::string& tag) {
                         const auto page = own.home_page(model, tag, m_impl->now);
                         m_impl->lower_list_expiry(page.expires_at);
                         m_impl->write_page(tag, "", page.html);
                       });
 }
 
-void SiteWriter::write_list(const store::ShowListPage& list) {
+void SiteWriter::write_list(const model::ShowListPage& list) {
   const std::string path = list_path(list, list.page);
   m_impl->lists_rendered = true;
   m_impl->list_paths.push_back(path);
   m_impl->each_locale(
-      std::make_shared<const store::ShowListPage>(list),
-      [this, path](Renderer& own, const store::ShowListPage& model, const std::string& tag) {
+      std::make_shared<const model::ShowListPage>(list),
+      [this, path](Renderer& own, const model::ShowListPage& model, const std::string& tag) {
         const auto page = own.list_page(model, tag, m_impl->now);
         m_impl->lower_list_expiry(page.expires_at);
         m_impl->write_page(tag, path, page.html);
       });
 }
 
-void SiteWriter::write_show(const store::ShowPages& show) {
+void SiteWriter::write_show(const model::WholeShow& show) {
   const std::string& slug = show.show.slug;
   if (!is_page_segment(slug)) {
     ++m_impl->skipped_shows;
@@ -432,11 +432,11 @@ void SiteWriter::write_show(const store::ShowPages& show) {
   }
   internal::ShowRecord record;
   record.slug = slug;
-  record.pages = store::page_count(static_cast<std::int64_t>(show.episodes.size()),
-                                   store::k_episodes_per_page);
-  for (const auto& episode_slug : show.episode_slugs) {
-    if (is_page_segment(episode_slug)) {
-      record.episodes.push_back(episode_slug);
+  record.pages = model::page_count(static_cast<std::int64_t>(show.show.episodes.size()),
+                                   model::k_episodes_per_page);
+  for (const auto& episode : show.show.episodes) {
+    if (is_page_segment(episode.slug)) {
+      record.episodes.push_back(episode.slug);
     }
   }
   m_impl->add_pending(record);
@@ -444,26 +444,27 @@ void SiteWriter::write_show(const store::ShowPages& show) {
     m_impl->write(opml_path(slug), opml);
   }
   m_impl->place_artwork(show.show.artwork);
-  for (const auto& artwork : show.episode_artwork) {
-    m_impl->place_artwork(artwork);
+  for (const auto& episode : show.show.episodes) {
+    m_impl->place_artwork(episode.artwork);
   }
   const std::int64_t pages = record.pages;
   m_impl->each_locale(
-      std::make_shared<const store::ShowPages>(show),
-      [this, pages](Renderer& own, const store::ShowPages& model, const std::string& tag) {
-        const std::string& show_slug = model.show.slug;
+      std::make_shared<const model::WholeShow>(show),
+      [this, pages](Renderer& own, const model::WholeShow& whole, const std::string& tag) {
+        const std::string& show_slug = whole.show.slug;
         std::int64_t expires_at = k_never;
         for (std::int64_t page = 1; page <= pages; ++page) {
-          const auto rendered = own.show_page(store::show_page_of(model, page), tag, m_impl->now);
+          const auto rendered = own.show_page(model::show_page_of(whole, page), tag, m_impl->now);
           expires_at = std::min(expires_at, rendered.expires_at);
           m_impl->write_page(tag, show_path(show_slug, page), rendered.html);
         }
-        for (std::size_t i = 0; i < model.episodes.size(); ++i) {
-          if (is_page_segment(model.episode_slugs[i])) {
+        const auto& episodes = whole.show.episodes;
+        for (std::size_t i = 0; i < episodes.size(); ++i) {
+          if (is_page_segment(episodes[i].slug)) {
             const auto rendered =
-                own.episode_page(store::episode_page_of(model, i), tag, m_impl->now);
+                own.episode_page(model::episode_page_of(whole, i), tag, m_impl->now);
             expires_at = std::min(expires_at, rendered.expires_at);
-            m_impl->write_page(tag, episode_path(show_slug, model.episode_slugs[i]), rendered.html);
+            m_impl->write_page(tag, episode_path(show_slug, episodes[i].slug), rendered.html);
           }
         }
         m_impl->lower_show_expiry(show_slug, expires_at);

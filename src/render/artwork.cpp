@@ -1,6 +1,6 @@
 #include <string>
 
-#include "podcrawl/store/artwork.hpp"
+#include "podcrawl/model/artwork.hpp"
 #include "render_internal.hpp"
 
 // Cover art on pages: the renditions the crawler made, published by the site itself under
@@ -29,16 +29,16 @@ ArtDisplay display(ArtPlace place) {
 
 } // namespace
 
-std::string art_path(const store::StoredArtwork& artwork, const store::ArtRendition& rendition) {
-  return "art/" + store::art_file_name(artwork.content_hash, rendition.width);
+std::string art_path(const model::StoredArtwork& artwork, const model::ArtRendition& rendition) {
+  return "art/" + model::art_file_name(artwork.content_hash, rendition.width);
 }
 
-bool has_artwork(const std::optional<store::StoredArtwork>& artwork) {
+bool has_artwork(const std::optional<model::StoredArtwork>& artwork) {
   return artwork && !artwork->renditions.empty() && artwork->content_hash.size() == 40;
 }
 
 void set_artwork(Data& data, const l10n::Localizer& localizer,
-                 const std::optional<store::StoredArtwork>& artwork, std::string_view title,
+                 const std::optional<model::StoredArtwork>& artwork, std::string_view title,
                  std::string_view from_path, ArtPlace place) {
   if (!has_artwork(artwork)) {
     data.set("art", false);
@@ -48,9 +48,9 @@ void set_artwork(Data& data, const l10n::Localizer& localizer,
   const std::string root = relative_prefix(from_path) + "../";
   // src: the narrowest rendition that fills the box on a screen of two pixels a CSS pixel;
   // browsers that read srcset choose for themselves.
-  const store::ArtRendition* chosen = &artwork->renditions.back();
+  const model::ArtRendition* chosen = &artwork->renditions.back();
   std::string srcset;
-  for (const store::ArtRendition& rendition : artwork->renditions) {
+  for (const model::ArtRendition& rendition : artwork->renditions) {
     if (rendition.width >= 2 * shown.css_width && chosen == &artwork->renditions.back()) {
       chosen = &rendition;
     }
@@ -67,7 +67,7 @@ void set_artwork(Data& data, const l10n::Localizer& localizer,
   data.set("art", std::move(art));
 }
 
-std::string artwork_url(const Site& site, const std::optional<store::StoredArtwork>& artwork) {
+std::string artwork_url(const Site& site, const std::optional<model::StoredArtwork>& artwork) {
   if (!has_artwork(artwork)) {
     return {};
   }
@@ -78,11 +78,11 @@ std::string artwork_url(const Site& site, const std::optional<store::StoredArtwo
 
 namespace podcrawl::render {
 
-std::vector<std::string> art_files(const std::optional<store::StoredArtwork>& artwork) {
+std::vector<std::string> art_files(const std::optional<model::StoredArtwork>& artwork) {
   std::vector<std::string> files;
   if (internal::has_artwork(artwork)) {
-    for (const store::ArtRendition& rendition : artwork->renditions) {
-      files.push_back(store::art_file_name(artwork->content_hash, rendition.width));
+    for (const model::ArtRendition& rendition : artwork->renditions) {
+      files.push_back(model::art_file_name(artwork->content_hash, rendition.width));
     }
   }
   return files;

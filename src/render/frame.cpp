@@ -132,12 +132,12 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
   data.set("has_search", true);
   data.set("search_href", relative_link(path, search_path()));
   data.set("search_query", std::string());
-  data.set("search_max_chars", std::to_string(store::k_max_search_query_chars));
+  data.set("search_max_chars", std::to_string(model::k_max_search_query_chars));
   return data;
 }
 
 void set_category_name(Data& data, const l10n::Localizer& localizer,
-                       const store::CategoryEntry& category) {
+                       const model::CategoryEntry& category) {
   if (const auto name = localizer.category_name(category.slug)) {
     data.set("name", *name);
     data.set("name_lang", localizer.tag());

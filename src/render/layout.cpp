@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "podcrawl/store/artwork.hpp"
+#include "podcrawl/model/artwork.hpp"
 
 namespace podcrawl::render {
 
@@ -119,7 +119,7 @@ std::optional<PagePath> parse_file(const std::vector<std::string_view>& parts,
     page.slug = std::string(name.substr(0, name.size() - k_opml_suffix.size()));
     return page;
   }
-  if (parts[0] == "art" && store::is_art_file_name(name)) {
+  if (parts[0] == "art" && model::is_art_file_name(name)) {
     page.kind = Kind::art;
     page.slug = std::string(name);
     return page;

@@ -5,7 +5,7 @@
 
 namespace podcrawl::render::internal {
 
-Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
+Data show_item(const l10n::Localizer& localizer, const model::ShowSummary& show,
                std::string_view from_path) {
   Data item;
   item.set("title", show.title);
@@ -26,7 +26,7 @@ namespace {
 // Shows in the order the model gives (the store's list order, the same in every locale); with
 // `regions`, each labelled with the region its language tag names, if any (a language page
 // lists the shows of every region together).
-Data show_list(const l10n::Localizer& localizer, const std::vector<store::ShowSummary>& shows,
+Data show_list(const l10n::Localizer& localizer, const std::vector<model::ShowSummary>& shows,
                std::string_view from_path, bool regions = false) {
   Data list{Data::type::list};
   for (const auto& show : shows) {
@@ -41,7 +41,7 @@ Data show_list(const l10n::Localizer& localizer, const std::vector<store::ShowSu
   return list;
 }
 
-std::string display_name(const l10n::Localizer& localizer, const store::CategoryEntry& category) {
+std::string display_name(const l10n::Localizer& localizer, const model::CategoryEntry& category) {
   return localizer.category_name(category.slug).value_or(category.name);
 }
 
@@ -61,7 +61,7 @@ std::vector<std::size_t> collated_order(const l10n::Localizer& localizer,
 
 // The home page's categories (the most populated ones) in the locale's order of their names.
 Data category_list(const l10n::Localizer& localizer,
-                   const std::vector<store::CategoryEntry>& categories) {
+                   const std::vector<model::CategoryEntry>& categories) {
   std::vector<std::string> names;
   for (const auto& category : categories) {
     names.push_back(display_name(localizer, category));
@@ -82,7 +82,7 @@ Data category_list(const l10n::Localizer& localizer,
 }
 
 Data latest_episodes(const Site& site, const l10n::Localizer& localizer,
-                     const std::vector<store::EpisodeEntry>& latest) {
+                     const std::vector<model::EpisodeEntry>& latest) {
   Data list{Data::type::list};
   for (const auto& entry : latest) {
     if (!is_safe_slug(entry.show_slug) || !is_safe_slug(entry.slug)) {
@@ -102,7 +102,7 @@ Data latest_episodes(const Site& site, const l10n::Localizer& localizer,
 // The languages the shows are in, named in the interface language, most shows first (the
 // model's order).
 Data content_languages(const l10n::Localizer& localizer,
-                       const std::vector<store::LanguageEntry>& languages) {
+                       const std::vector<model::LanguageEntry>& languages) {
   Data list{Data::type::list};
   for (const auto& language : languages) {
     if (!is_safe_slug(language.tag)) {
@@ -119,7 +119,7 @@ Data content_languages(const l10n::Localizer& localizer,
 
 } // namespace
 
-Data home_page(const Site& site, const l10n::Localizer& localizer, const store::HomePage& home) {
+Data home_page(const Site& site, const l10n::Localizer& localizer, const model::HomePage& home) {
   Data data = page_frame(site, localizer, "",
                          localizer.text("home_title") + " – " + localizer.text("site_name"));
   data.set("has_description", true);
@@ -139,9 +139,9 @@ Data home_page(const Site& site, const l10n::Localizer& localizer, const store::
 }
 
 Data list_page(const Site& site, const l10n::Localizer& localizer,
-               const store::ShowListPage& list) {
+               const model::ShowListPage& list) {
   const std::string path = list_path(list, list.page);
-  const bool category = list.kind == store::ListKind::category;
+  const bool category = list.kind == model::ListKind::category;
   const std::string name = category ? display_name(localizer, list.category)
                                     : localizer.language_name(list.language.tag);
   const std::string page_name =
@@ -164,7 +164,7 @@ Data list_page(const Site& site, const l10n::Localizer& localizer,
   data.set("podcast_count", localizer.count("podcasts", list.total));
   data.set("has_shows", !list.shows.empty());
   data.set("shows", show_list(localizer, list.shows, path, !category));
-  set_pagination(data, localizer, store::page_count(list.total, store::k_shows_per_page), list.page,
+  set_pagination(data, localizer, model::page_count(list.total, model::k_shows_per_page), list.page,
                  [&](std::int64_t page) { return list_path(list, page); });
   return data;
 }

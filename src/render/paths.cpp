@@ -57,8 +57,8 @@ std::string search_query_suffix(std::string_view query) {
   return suffix;
 }
 
-std::string list_path(const store::ShowListPage& list, std::int64_t page) {
-  return list.kind == store::ListKind::category ? category_path(list.category.slug, page)
+std::string list_path(const model::ShowListPage& list, std::int64_t page) {
+  return list.kind == model::ListKind::category ? category_path(list.category.slug, page)
                                                 : language_path(list.language.tag, page);
 }
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "podcrawl/l10n/localizer.hpp"
+#include "podcrawl/model/pages.hpp"
+#include "podcrawl/model/show.hpp"
 #include "podcrawl/render/layout.hpp"
 #include "podcrawl/render/paths.hpp"
 #include "podcrawl/render/site.hpp"
-#include "podcrawl/store/pages.hpp"
-#include "podcrawl/store/records.hpp"
 #include "template_internal.hpp"
 
 namespace podcrawl::render::internal {
@@ -73,32 +73,32 @@ Data episode_item(const Site& site, const l10n::Localizer& localizer, std::strin
                   std::string_view episode_slug, std::string_view from_path);
 
 // A show as an item of a list on the page at from_path: title, link, author, episode count.
-Data show_item(const l10n::Localizer& localizer, const store::ShowSummary& show,
+Data show_item(const l10n::Localizer& localizer, const model::ShowSummary& show,
                std::string_view from_path);
 
 // Where cover art is shown: large at the head of a show or episode page, small in a list.
 enum class ArtPlace { page, list };
 // The path of a rendition's file relative to the site's root: art/<hash>-<width>.webp.
-std::string art_path(const store::StoredArtwork& artwork, const store::ArtRendition& rendition);
+std::string art_path(const model::StoredArtwork& artwork, const model::ArtRendition& rendition);
 // True when the show has cover art to show: renditions made, under a content address.
-bool has_artwork(const std::optional<store::StoredArtwork>& artwork);
+bool has_artwork(const std::optional<model::StoredArtwork>& artwork);
 // Sets `art` for an <img> of a show's cover art on the page at from_path (src, srcset, sizes,
 // width, height and a localized alt naming `title`), or to false when the show has none: the
 // template then draws a placeholder in CSS.
 void set_artwork(Data& data, const l10n::Localizer& localizer,
-                 const std::optional<store::StoredArtwork>& artwork, std::string_view title,
+                 const std::optional<model::StoredArtwork>& artwork, std::string_view title,
                  std::string_view from_path, ArtPlace place);
 // The absolute URL of the widest rendition, for og:image and JSON-LD; "" when there is none.
-std::string artwork_url(const Site& site, const std::optional<store::StoredArtwork>& artwork);
+std::string artwork_url(const Site& site, const std::optional<model::StoredArtwork>& artwork);
 
 // Page data, one builder per page kind; each carries the shared frame (head, header, footer).
 Data root_page(const Site& site);
-Data home_page(const Site& site, const l10n::Localizer& localizer, const store::HomePage& home);
-Data list_page(const Site& site, const l10n::Localizer& localizer, const store::ShowListPage& list);
-Data show_page(const Site& site, const l10n::Localizer& localizer, const store::ShowPage& page);
+Data home_page(const Site& site, const l10n::Localizer& localizer, const model::HomePage& home);
+Data list_page(const Site& site, const l10n::Localizer& localizer, const model::ShowListPage& list);
+Data show_page(const Site& site, const l10n::Localizer& localizer, const model::ShowPage& page);
 Data episode_page(const Site& site, const l10n::Localizer& localizer,
-                  const store::EpisodePage& page);
-Data search_page(const Site& site, const l10n::Localizer& localizer, const store::SearchPage& page);
+                  const model::EpisodePage& page);
+Data search_page(const Site& site, const l10n::Localizer& localizer, const model::SearchPage& page);
 // A page that answers any address in place of the one asked for: the 404 page and the 503
 // page, told apart by the catalog keys of their title and text (`notice` "not_found" or
 // "unavailable"). Its links are absolute paths, as it is served at any address.
@@ -117,7 +117,7 @@ Data language_links(const Site& site, const l10n::Localizer& current, std::strin
 // A category's name for display: the catalog's name for Apple's top-level categories (in the
 // locale's language), else the feed's spelling in the feed's language. Sets name, name_lang.
 void set_category_name(Data& data, const l10n::Localizer& localizer,
-                       const store::CategoryEntry& category);
+                       const model::CategoryEntry& category);
 // Sets has_<name>, <name>_before/_after (the catalog message around the phrase),
 // <name>_datetime, <name>_phrase and <name>_date for a relative time inside <time>, and lowers
 // site.expires_at to when the phrase changes.
@@ -138,12 +138,12 @@ void set_meta_description(Data& data, std::string_view html);
 // schema.org JSON-LD for a show page (PodcastSeries) and an episode page (PodcastEpisode),
 // escaped for a <script type="application/ld+json"> element: no "<" or "&" appears raw.
 std::string show_json_ld(const Site& site, const l10n::Localizer& localizer,
-                         const store::ShowPage& page);
+                         const model::ShowPage& page);
 std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
-                            const store::EpisodePage& page);
+                            const model::EpisodePage& page);
 // The OPML 2.0 document for one show (its feed as an rss outline); empty when the show's feed
 // URL is not http(s).
-std::string show_opml(const store::StoredShow& show);
+std::string show_opml(const model::StoredShow& show);
 
 // Text helpers for feed content.
 bool is_safe_slug(std::string_view slug);

@@ -15,7 +15,7 @@ namespace podcrawl::render {
 
 namespace {
 
-using store::FetchKind;
+using model::FetchKind;
 
 // Geometry of the charts, in SVG user units (CSS pixels at 100%).
 constexpr double k_width = 640;
@@ -273,7 +273,7 @@ constexpr std::int64_t k_bytes_per_megabyte = 1'000'000;
 // Builds the page; `t` is the localizer.
 class ReportPage {
 public:
-  ReportPage(const store::CrawlReport& report, const l10n::Localizer& t)
+  ReportPage(const model::CrawlReport& report, const l10n::Localizer& t)
       : m_report(report), m_t(t), m_rtl(t.right_to_left()) {}
 
   std::string html() {
@@ -327,7 +327,7 @@ private:
   }
 
   void summary() {
-    const store::Stats& stats = m_report.stats;
+    const model::Stats& stats = m_report.stats;
     m_out += "<h2 id=\"summary\">" + text(m_t.text("report.summary")) + "</h2>\n";
     m_out += "<dl class=\"figures\">\n";
     figure(m_t.text("report.all_feeds"), data("feeds-total", stats.feeds_total));
@@ -344,7 +344,7 @@ private:
     if (!stats.last_crawl) {
       m_out += "<p>" + text(m_t.text("report.no_crawl")) + "</p>\n";
     } else {
-      const store::CrawlRunStats& run = *stats.last_crawl;
+      const model::CrawlRunStats& run = *stats.last_crawl;
       m_out += "<dl class=\"figures\">\n";
       figure(m_t.text("report.started"),
              run.started_at
@@ -518,7 +518,7 @@ private:
   }
 
   void status_chart() {
-    const store::Stats& stats = m_report.stats;
+    const model::Stats& stats = m_report.stats;
     bars("statuses", m_t.text("report.status_chart"), {},
          {{m_t.text("report.active"), stats.feeds_active},
           {m_t.text("report.failing"), stats.feeds_failing},
@@ -529,7 +529,7 @@ private:
 
   void host_charts() {
     // Slowest: by the 90th percentile of their latency.
-    std::vector<const store::HostFigures*> hosts;
+    std::vector<const model::HostFigures*> hosts;
     for (const auto& host : m_report.hosts) {
       if (host.slow_seconds) {
         hosts.push_back(&host);
@@ -618,7 +618,7 @@ private:
     m_out += "</section>\n";
   }
 
-  const store::CrawlReport& m_report;
+  const model::CrawlReport& m_report;
   const l10n::Localizer& m_t;
   const bool m_rtl;
   std::string m_out;
@@ -626,7 +626,7 @@ private:
 
 } // namespace
 
-std::string report_page(const store::CrawlReport& report, const l10n::Localizer& localizer) {
+std::string report_page(const model::CrawlReport& report, const l10n::Localizer& localizer) {
   return ReportPage(report, localizer).html();
 }
 

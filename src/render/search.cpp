@@ -5,7 +5,7 @@ namespace podcrawl::render::internal {
 namespace {
 
 Data result_item(const Site& site, const l10n::Localizer& localizer,
-                 const store::SearchResult& result, std::string_view from_path) {
+                 const model::SearchResult& result, std::string_view from_path) {
   Data item = show_item(localizer, result.show, from_path);
   const std::string show_language = language_tag_or_empty(result.show.language);
   Data episodes{Data::type::list};
@@ -23,7 +23,7 @@ Data result_item(const Site& site, const l10n::Localizer& localizer,
 } // namespace
 
 Data search_page(const Site& site, const l10n::Localizer& localizer,
-                 const store::SearchPage& page) {
+                 const model::SearchPage& page) {
   const std::string path = search_path(page.page);
   const bool searched = !page.query.empty() && !page.too_long;
   const std::string suffix = search_query_suffix(searched ? page.query : "");
@@ -50,7 +50,7 @@ Data search_page(const Site& site, const l10n::Localizer& localizer,
   std::string message;
   if (page.too_long) {
     message = localizer.count("search_too_long",
-                              static_cast<std::int64_t>(store::k_max_search_query_chars));
+                              static_cast<std::int64_t>(model::k_max_search_query_chars));
   } else if (page.query.empty()) {
     message = localizer.text("search_empty");
   } else if (page.total == 0) {
@@ -71,7 +71,7 @@ Data search_page(const Site& site, const l10n::Localizer& localizer,
   data.set("has_results", !results.is_empty_list());
   data.set("results", std::move(results));
   set_pagination(
-      data, localizer, store::page_count(page.total, store::k_search_results_per_page), page.page,
+      data, localizer, model::page_count(page.total, model::k_search_results_per_page), page.page,
       [](std::int64_t n) { return search_path(n); }, suffix);
   return data;
 }

@@ -31,7 +31,7 @@ void set_duration(Data& data, const l10n::Localizer& localizer,
 }
 
 // og:image: the site's own copy of the show's cover art, never the feed's image URL.
-void set_image(Data& data, const Site& site, const std::optional<store::StoredArtwork>& artwork) {
+void set_image(Data& data, const Site& site, const std::optional<model::StoredArtwork>& artwork) {
   const std::string image = artwork_url(site, artwork);
   data.set("has_og_image", !image.empty());
   data.set("og_image", image);
@@ -104,7 +104,7 @@ void set_resources(Data& data, const feed::Episode& episode) {
 }
 
 Data category_links(const l10n::Localizer& localizer,
-                    const std::vector<store::CategoryEntry>& categories,
+                    const std::vector<model::CategoryEntry>& categories,
                     std::string_view from_path) {
   Data list{Data::type::list};
   for (const auto& category : categories) {
@@ -211,7 +211,7 @@ Data episode_item(const Site& site, const l10n::Localizer& localizer, std::strin
   return item;
 }
 
-Data show_page(const Site& site, const l10n::Localizer& localizer, const store::ShowPage& model) {
+Data show_page(const Site& site, const l10n::Localizer& localizer, const model::ShowPage& model) {
   const auto& stored = model.show;
   const auto& show = stored.show;
   const std::int64_t page = model.page;
@@ -230,7 +230,7 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
   data.set("has_page_name", page > 1);
   data.set("page_name", page_name);
   set_pagination(data, localizer,
-                 store::page_count(model.episode_count, store::k_episodes_per_page), page,
+                 model::page_count(model.episode_count, model::k_episodes_per_page), page,
                  [&](std::int64_t n) { return show_path(stored.slug, n); });
   set_meta_description(data, show.description);
   data.set("title", show.title);
@@ -250,10 +250,10 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
   data.set("has_show_links", has_website || has_feed_url || has_opml);
   data.set("opml_href", relative_prefix(path) + "../" + opml_path(stored.slug));
   Data episodes{Data::type::list};
-  for (std::size_t i = 0; i < show.episodes.size() && i < stored.episode_slugs.size(); ++i) {
-    if (is_safe_slug(stored.episode_slugs[i])) {
-      episodes.push_back(episode_item(site, localizer, stored.slug, language, show.episodes[i],
-                                      stored.episode_slugs[i], path));
+  for (const auto& listed : stored.episodes) {
+    if (is_safe_slug(listed.slug)) {
+      episodes.push_back(
+          episode_item(site, localizer, stored.slug, language, listed.episode, listed.slug, path));
     }
   }
   data.set("has_episodes", !episodes.is_empty_list());
@@ -262,19 +262,19 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const store::
 }
 
 Data episode_page(const Site& site, const l10n::Localizer& localizer,
-                  const store::EpisodePage& model) {
+                  const model::EpisodePage& model) {
   const auto& stored = model.show;
-  const auto& episode = stored.show.episodes.at(0);
+  const auto& episode = stored.episodes.at(0).episode;
   const std::string language = language_tag_or_empty(stored.show.effective_language);
-  const std::string path = episode_path(stored.slug, stored.episode_slugs.at(0));
+  const std::string path = episode_path(stored.slug, stored.episodes.at(0).slug);
   const std::string title =
       episode.title.empty() ? localizer.text("untitled_episode") : episode.title;
   Data data = page_frame(site, localizer, path, feed_page_title(localizer, title));
   data.set("og_title", title);
   data.set("og_type", "article");
   // The episode's own picture when the store has one, else the show's.
-  const bool own_art = !stored.episode_artwork.empty() && has_artwork(stored.episode_artwork[0]);
-  const auto& artwork = own_art ? stored.episode_artwork[0] : stored.artwork;
+  const bool own_art = has_artwork(stored.episodes.at(0).artwork);
+  const auto& artwork = own_art ? stored.episodes.at(0).artwork : stored.artwork;
   set_image(data, site, artwork);
   set_artwork(data, localizer, artwork, own_art ? title : stored.show.title, path, ArtPlace::page);
   data.set("has_json_ld", true);

@@ -217,46 +217,46 @@ std::string Renderer::unavailable_page(std::string_view locale) {
   return m_impl->notice(locale, "unavailable");
 }
 
-RenderedPage Renderer::home_page(const store::HomePage& home, std::string_view locale,
+RenderedPage Renderer::home_page(const model::HomePage& home, std::string_view locale,
                                  std::int64_t now) {
   return m_impl->render(m_impl->templates.home, locale, now, [&](const auto& site, const auto& l) {
     return internal::home_page(site, l, home);
   });
 }
 
-RenderedPage Renderer::list_page(const store::ShowListPage& list, std::string_view locale,
+RenderedPage Renderer::list_page(const model::ShowListPage& list, std::string_view locale,
                                  std::int64_t now) {
   return m_impl->render(m_impl->templates.list, locale, now, [&](const auto& site, const auto& l) {
     return internal::list_page(site, l, list);
   });
 }
 
-RenderedPage Renderer::show_page(const store::ShowPage& page, std::string_view locale,
+RenderedPage Renderer::show_page(const model::ShowPage& page, std::string_view locale,
                                  std::int64_t now) {
   return m_impl->render(m_impl->templates.show, locale, now, [&](const auto& site, const auto& l) {
     return internal::show_page(site, l, page);
   });
 }
 
-RenderedPage Renderer::episode_page(const store::EpisodePage& page, std::string_view locale,
+RenderedPage Renderer::episode_page(const model::EpisodePage& page, std::string_view locale,
                                     std::int64_t now) {
   return m_impl->render(
       m_impl->templates.episode, locale, now,
       [&](const auto& site, const auto& l) { return internal::episode_page(site, l, page); });
 }
 
-RenderedPage Renderer::search_page(const store::SearchPage& page, std::string_view locale,
+RenderedPage Renderer::search_page(const model::SearchPage& page, std::string_view locale,
                                    std::int64_t now) {
   return m_impl->render(
       m_impl->templates.search, locale, now,
       [&](const auto& site, const auto& l) { return internal::search_page(site, l, page); });
 }
 
-std::string Renderer::report_page(const store::CrawlReport& report, std::string_view locale) {
+std::string Renderer::report_page(const model::CrawlReport& report, std::string_view locale) {
   return render::report_page(report, m_impl->localizer(locale));
 }
 
-std::string Renderer::show_opml(const store::StoredShow& show) const {
+std::string Renderer::show_opml(const model::StoredShow& show) const {
   return internal::show_opml(show);
 }
 

@@ -48,7 +48,7 @@ void set_if(Json& json, const char* key, const std::string& value) {
   }
 }
 
-Json series(const Site& site, const l10n::Localizer& localizer, const store::StoredShow& stored) {
+Json series(const Site& site, const l10n::Localizer& localizer, const model::StoredShow& stored) {
   Json json;
   json["@type"] = "PodcastSeries";
   json["name"] = stored.show.title;
@@ -59,7 +59,7 @@ Json series(const Site& site, const l10n::Localizer& localizer, const store::Sto
 } // namespace
 
 std::string show_json_ld(const Site& site, const l10n::Localizer& localizer,
-                         const store::ShowPage& page) {
+                         const model::ShowPage& page) {
   const auto& stored = page.show;
   const auto& show = stored.show;
   Json json;
@@ -85,15 +85,15 @@ std::string show_json_ld(const Site& site, const l10n::Localizer& localizer,
 }
 
 std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
-                            const store::EpisodePage& page) {
+                            const model::EpisodePage& page) {
   const auto& stored = page.show;
-  const auto& episode = stored.show.episodes.at(0);
+  const auto& episode = stored.episodes.at(0).episode;
   Json json;
   json["@context"] = "https://schema.org";
   json["@type"] = "PodcastEpisode";
   json["name"] = episode.title.empty() ? localizer.text("untitled_episode") : episode.title;
   json["url"] =
-      page_url(site, localizer.tag(), episode_path(stored.slug, stored.episode_slugs.at(0)));
+      page_url(site, localizer.tag(), episode_path(stored.slug, stored.episodes.at(0).slug));
   set_if(json, "description", html::plain_text(episode.description, k_json_description_chars));
   set_if(json, "inLanguage", language_tag_or_empty(stored.show.effective_language));
   if (const auto published = plausible_time(episode.published)) {
@@ -117,7 +117,7 @@ std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
   return script_safe(json);
 }
 
-std::string show_opml(const store::StoredShow& stored) {
+std::string show_opml(const model::StoredShow& stored) {
   const std::string feed_url = http_url_or_empty(stored.feed_url);
   if (feed_url.empty()) {
     return {};

@@ -84,7 +84,7 @@ struct LiveDirectory::Impl {
   std::atomic<std::int64_t> database_failed_at{k_reached};
 
   std::mutex stats_mutex;
-  store::Stats stats;
+  model::Stats stats;
   std::int64_t stats_read_at = 0; // never: the epoch is always long enough ago
 
   std::jthread listener; // last: stopped before the rest is destroyed
@@ -399,7 +399,7 @@ struct LiveDirectory::Impl {
     if (!request.loopback_client && !options.config.metrics_from_anywhere) {
       return not_found_answer(request, at);
     }
-    store::Stats figures;
+    model::Stats figures;
     {
       std::lock_guard lock(stats_mutex);
       const std::int64_t wall = wall_clock();

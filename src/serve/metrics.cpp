@@ -17,7 +17,7 @@ void Metrics::observe(const char* route, int status, std::chrono::nanoseconds la
   m_sum_seconds += seconds;
 }
 
-std::string Metrics::text(const http::PageCache& cache, const store::Stats& stats) const {
+std::string Metrics::text(const http::PageCache& cache, const model::Stats& stats) const {
   std::ostringstream out;
   {
     std::lock_guard lock(m_mutex);

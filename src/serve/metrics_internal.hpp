@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "podcrawl/http/cache.hpp"
-#include "podcrawl/store/records.hpp"
+#include "podcrawl/model/report.hpp"
 
 namespace podcrawl::serve::internal {
 
@@ -21,7 +21,7 @@ public:
   // An answer from memory past its freshness, the database being unreachable.
   void count_stale() { m_stale.fetch_add(1, std::memory_order_relaxed); }
   // The Prometheus text exposition of the requests, the cache and the directory's figures.
-  std::string text(const http::PageCache& cache, const store::Stats& stats) const;
+  std::string text(const http::PageCache& cache, const model::Stats& stats) const;
 
 private:
   // Upper bounds of the latency buckets, in seconds.

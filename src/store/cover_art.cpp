@@ -14,8 +14,8 @@
 namespace podcrawl::store {
 namespace {
 
-std::vector<ArtRendition> renditions_from(const std::string& text) {
-  std::vector<ArtRendition> renditions;
+std::vector<model::ArtRendition> renditions_from(const std::string& text) {
+  std::vector<model::ArtRendition> renditions;
   const nlohmann::json items = nlohmann::json::parse(text, nullptr, false);
   if (!items.is_array()) {
     return renditions;
@@ -29,9 +29,9 @@ std::vector<ArtRendition> renditions_from(const std::string& text) {
   return renditions;
 }
 
-std::string renditions_text(const std::vector<ArtRendition>& renditions) {
+std::string renditions_text(const std::vector<model::ArtRendition>& renditions) {
   nlohmann::json items = nlohmann::json::array();
-  for (const ArtRendition& rendition : renditions) {
+  for (const model::ArtRendition& rendition : renditions) {
     items.push_back(
         {{"width", rendition.width}, {"height", rendition.height}, {"bytes", rendition.bytes}});
   }
@@ -39,11 +39,11 @@ std::string renditions_text(const std::vector<ArtRendition>& renditions) {
 }
 
 // The first row of `content_hash, width, height, renditions::text`.
-std::optional<StoredArtwork> artwork_from(const pqxx::result& rows) {
+std::optional<model::StoredArtwork> artwork_from(const pqxx::result& rows) {
   if (rows.empty()) {
     return std::nullopt;
   }
-  StoredArtwork art;
+  model::StoredArtwork art;
   art.content_hash = rows[0][0].as<std::string>();
   art.width = rows[0][1].as<int>();
   art.height = rows[0][2].as<int>();
@@ -53,13 +53,13 @@ std::optional<StoredArtwork> artwork_from(const pqxx::result& rows) {
 
 } // namespace
 
-std::optional<StoredArtwork> artwork_from_text(const pqxx::field& field) {
+std::optional<model::StoredArtwork> artwork_from_text(const pqxx::field& field) {
   if (field.is_null()) {
     return std::nullopt;
   }
   const std::string text = field.as<std::string>();
   std::istringstream in(text);
-  StoredArtwork art;
+  model::StoredArtwork art;
   if (!(in >> art.content_hash >> art.width >> art.height)) {
     return std::nullopt;
   }
@@ -110,7 +110,7 @@ std::vector<ArtworkRecord> CoverArt::claim_due_artwork(std::size_t limit, std::i
   });
 }
 
-std::optional<StoredArtwork> CoverArt::artwork_with_hash(const std::string& content_hash) {
+std::optional<model::StoredArtwork> CoverArt::artwork_with_hash(const std::string& content_hash) {
   return guarded(m_impl->redacted_url, "read cover art", [&] {
     pqxx::nontransaction txn(m_impl->connection);
     return artwork_from(txn.exec_params(

@@ -17,12 +17,11 @@ namespace podcrawl::store {
 
 namespace {
 
-constexpr const char* k_kind_columns[k_fetch_kinds] = {
+constexpr const char* k_kind_columns[model::k_fetch_kinds] = {
     "ok",           "unchanged",  "not_modified", "deferred",  "network", "client_error",
     "server_error", "http_other", "not_a_feed",   "too_large", "refused", "gone"};
 // The figures' columns after the kinds, and the bucket array last.
 constexpr const char* k_count_columns[] = {"new_episodes", "bytes"};
-constexpr double k_buckets_per_tenfold = 8.0;
 
 // "ok, unchanged, …, bytes" with each name passed through `column`.
 template <typename Column>
@@ -60,9 +59,9 @@ std::string set_clause(bool add) {
                     : "latency = excluded.latency");
 }
 
-nlohmann::json figures_json(const CrawlFigures& figures) {
+nlohmann::json figures_json(const model::CrawlFigures& figures) {
   nlohmann::json out = nlohmann::json::object();
-  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+  for (std::size_t i = 0; i < model::k_fetch_kinds; ++i) {
     out[k_kind_columns[i]] = figures.outcomes[i];
   }
   out["new_episodes"] = figures.new_episodes;
@@ -73,10 +72,10 @@ nlohmann::json figures_json(const CrawlFigures& figures) {
 
 // Reads the figures from `first` on: the kinds, the counts, and the buckets as "1,2,3" when the
 // row has them.
-CrawlFigures figures_from_row(const pqxx::row& row, pqxx::row::size_type first) {
-  CrawlFigures figures;
+model::CrawlFigures figures_from_row(const pqxx::row& row, pqxx::row::size_type first) {
+  model::CrawlFigures figures;
   auto column = first;
-  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
+  for (std::size_t i = 0; i < model::k_fetch_kinds; ++i) {
     figures.outcomes[i] = row[column++].as<std::int64_t>(0);
   }
   figures.new_episodes = row[column++].as<std::int64_t>(0);
@@ -88,7 +87,7 @@ CrawlFigures figures_from_row(const pqxx::row& row, pqxx::row::size_type first) 
   std::size_t bucket = 0;
   const char* at = buckets.data();
   const char* const end = at + buckets.size();
-  while (at < end && bucket < k_latency_buckets) {
+  while (at < end && bucket < model::k_latency_buckets) {
     std::int64_t count = 0;
     const auto parsed = std::from_chars(at, end, count);
     if (parsed.ec != std::errc()) {
@@ -108,8 +107,8 @@ std::string summed_columns() {
 
 std::string requests_expression() {
   std::string out;
-  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
-    if (static_cast<FetchKind>(i) != FetchKind::deferred) {
+  for (std::size_t i = 0; i < model::k_fetch_kinds; ++i) {
+    if (static_cast<model::FetchKind>(i) != model::FetchKind::deferred) {
       out += std::string(out.empty() ? "" : " + ") + k_kind_columns[i];
     }
   }
@@ -125,71 +124,13 @@ constexpr std::int64_t k_overdue_seconds = 3600;
 
 } // namespace
 
-const char* column_name(FetchKind kind) {
+const char* column_name(model::FetchKind kind) {
   return k_kind_columns[static_cast<std::size_t>(kind)];
-}
-
-std::size_t latency_bucket(double seconds) {
-  const double ms = seconds * 1000.0;
-  if (!(ms >= 1.0)) {
-    return 0;
-  }
-  const double index = std::floor(k_buckets_per_tenfold * std::log10(ms)) + 1.0;
-  return static_cast<std::size_t>(std::min(index, static_cast<double>(k_latency_buckets - 1)));
-}
-
-std::optional<double> latency_quantile(const LatencyCounts& counts, double q) {
-  std::int64_t total = 0;
-  for (const auto count : counts) {
-    total += count;
-  }
-  if (total <= 0) {
-    return std::nullopt;
-  }
-  const double target = std::clamp(q, 0.0, 1.0) * static_cast<double>(total);
-  double before = 0;
-  for (std::size_t i = 0; i < k_latency_buckets; ++i) {
-    const auto count = static_cast<double>(counts[i]);
-    if (count <= 0 || before + count < target) {
-      before += count;
-      continue;
-    }
-    const double share = std::clamp((target - before) / count, 0.0, 1.0);
-    if (i == 0) {
-      return share / 1000.0; // linear within [0, 1 ms)
-    }
-    const double low = std::pow(10.0, static_cast<double>(i - 1) / k_buckets_per_tenfold);
-    if (i == k_latency_buckets - 1) {
-      return low / 1000.0; // open-ended: its lower bound
-    }
-    return low * std::pow(10.0, share / k_buckets_per_tenfold) / 1000.0;
-  }
-  return std::pow(10.0, static_cast<double>(k_latency_buckets - 2) / k_buckets_per_tenfold) /
-         1000.0;
-}
-
-void CrawlFigures::add(FetchKind kind, double seconds, std::int64_t bytes_received) {
-  ++(*this)[kind];
-  bytes += std::max<std::int64_t>(bytes_received, 0);
-  if (kind != FetchKind::deferred && seconds >= 0) {
-    ++latency[latency_bucket(seconds)];
-  }
-}
-
-void CrawlFigures::add(const CrawlFigures& other) {
-  for (std::size_t i = 0; i < k_fetch_kinds; ++i) {
-    outcomes[i] += other.outcomes[i];
-  }
-  new_episodes += other.new_episodes;
-  bytes += other.bytes;
-  for (std::size_t i = 0; i < k_latency_buckets; ++i) {
-    latency[i] += other.latency[i];
-  }
 }
 
 CrawlHistory::CrawlHistory(Database& database) : m_impl(database.m_impl.get()) {}
 
-void CrawlHistory::add_history(std::int64_t run_id, const CrawlFigures& run,
+void CrawlHistory::add_history(std::int64_t run_id, const model::CrawlFigures& run,
                                const HistoryDelta& delta) {
   static const std::string k_run_sql = "INSERT INTO crawl_run_figures AS t (run_id, " +
                                        plain_columns() + ") SELECT $1, " + record_values() +
@@ -213,7 +154,7 @@ void CrawlHistory::add_history(std::int64_t run_id, const CrawlFigures& run,
     hours.push_back(std::move(row));
   }
   // Host names bounded first: two names that share their first bytes become one row.
-  std::map<std::pair<std::int64_t, std::string>, CrawlFigures> host_hours;
+  std::map<std::pair<std::int64_t, std::string>, model::CrawlFigures> host_hours;
   for (const auto& [key, figures] : delta.host_hours) {
     host_hours[{key.first, bounded_text(key.second, k_max_host_bytes)}].add(figures);
   }
@@ -281,7 +222,7 @@ std::int64_t CrawlHistory::prune_history(std::int64_t before) {
   });
 }
 
-std::optional<CrawlFigures> CrawlHistory::run_figures(std::int64_t run_id) {
+std::optional<model::CrawlFigures> CrawlHistory::run_figures(std::int64_t run_id) {
   return guarded(m_impl->redacted_url, "read run figures", [&] {
     pqxx::nontransaction txn(m_impl->connection);
     const auto result = txn.exec_params(
@@ -289,14 +230,14 @@ std::optional<CrawlFigures> CrawlHistory::run_figures(std::int64_t run_id) {
             "array_to_string(latency, ',') FROM crawl_run_figures WHERE run_id = $1",
         run_id);
     if (result.empty()) {
-      return std::optional<CrawlFigures>();
+      return std::optional<model::CrawlFigures>();
     }
     return std::optional(figures_from_row(result[0], 0));
   });
 }
 
-CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
-  CrawlReport report;
+model::CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
+  model::CrawlReport report;
   report.now = now;
   report.days = std::max(days, 1);
   const std::int64_t today = now - (now % k_day_seconds + k_day_seconds) % k_day_seconds;
@@ -316,7 +257,7 @@ CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
     report.overdue = counts[1].as<std::int64_t>();
 
     for (std::int64_t day = report.since; day < until; day += k_day_seconds) {
-      report.by_day.emplace_back(day, CrawlFigures{});
+      report.by_day.emplace_back(day, model::CrawlFigures{});
     }
     const auto hours = txn.exec_params(
         "SELECT extract(epoch FROM hour)::bigint, " +
@@ -328,7 +269,7 @@ CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
     for (const auto& row : hours) {
       const auto day =
           static_cast<std::size_t>((row[0].as<std::int64_t>() - report.since) / k_day_seconds);
-      const CrawlFigures figures = figures_from_row(row, 1);
+      const model::CrawlFigures figures = figures_from_row(row, 1);
       if (day < report.by_day.size()) {
         report.by_day[day].second.add(figures);
         report.total.add(figures);
@@ -341,7 +282,7 @@ CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
             " WHERE hour >= to_timestamp($1::bigint) AND hour < to_timestamp($2::bigint)"
             " GROUP BY host ORDER BY sum(" +
             requests_expression() + ") DESC, host LIMIT $3",
-        report.since, until, static_cast<std::int64_t>(k_max_report_hosts));
+        report.since, until, static_cast<std::int64_t>(model::k_max_report_hosts));
     std::map<std::string, std::size_t> host_index;
     nlohmann::json names = nlohmann::json::array();
     for (const auto& row : hosts) {
@@ -361,14 +302,14 @@ CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
       const auto found = host_index.find(row[0].as<std::string>());
       const auto bucket = row[1].as<std::int64_t>() - 1;
       if (found != host_index.end() && bucket >= 0 &&
-          bucket < static_cast<std::int64_t>(k_latency_buckets)) {
+          bucket < static_cast<std::int64_t>(model::k_latency_buckets)) {
         report.hosts[found->second].figures.latency[static_cast<std::size_t>(bucket)] =
             row[2].as<std::int64_t>();
       }
     }
     for (auto& host : report.hosts) {
-      host.median_seconds = latency_quantile(host.figures.latency, 0.5);
-      host.slow_seconds = latency_quantile(host.figures.latency, 0.9);
+      host.median_seconds = model::latency_quantile(host.figures.latency, 0.5);
+      host.slow_seconds = model::latency_quantile(host.figures.latency, 0.9);
     }
 
     // A failing feed has failed since the fetch after its last success (or its first fetch).
@@ -380,15 +321,15 @@ CrawlReport CrawlHistory::crawl_report(std::int64_t now, int days) {
         "    WHERE y.feed_id = f.id AND y.outcome NOT IN ('failed', 'gone')), '-infinity'))"
         " FROM feeds f WHERE f.status = 'failing'"
         " ORDER BY f.failure_score DESC, f.last_fetch_at DESC NULLS LAST, f.id LIMIT $1",
-        static_cast<std::int64_t>(k_max_failing_feeds));
+        static_cast<std::int64_t>(model::k_max_failing_feeds));
     for (const auto& row : failing) {
       report.failing_feeds.push_back({row[0].as<std::string>(), nullable<int>(row[1]),
                                       row[2].as<std::string>(), nullable<std::int64_t>(row[3]),
                                       nullable<std::int64_t>(row[4])});
     }
     report.failing_total = report.stats.feeds_failing;
-    report.median_seconds = latency_quantile(report.total.latency, 0.5);
-    report.slow_seconds = latency_quantile(report.total.latency, 0.9);
+    report.median_seconds = model::latency_quantile(report.total.latency, 0.5);
+    report.slow_seconds = model::latency_quantile(report.total.latency, 0.9);
     txn.commit();
     return report;
   });
@@ -404,7 +345,7 @@ std::int64_t CrawlHistory::begin_crawl_run(std::int64_t now) {
   });
 }
 
-void CrawlHistory::finish_crawl_run(std::int64_t run_id, const CrawlRunStats& totals) {
+void CrawlHistory::finish_crawl_run(std::int64_t run_id, const model::CrawlRunStats& totals) {
   guarded(m_impl->redacted_url, "finish crawl run", [&] {
     pqxx::work txn(m_impl->connection);
     txn.exec_params(
@@ -429,7 +370,8 @@ std::map<std::string, double> CrawlHistory::load_host_paces() {
   });
 }
 
-void CrawlHistory::save_host_paces(std::int64_t run_id, const std::vector<HostPaceRecord>& hosts,
+void CrawlHistory::save_host_paces(std::int64_t run_id,
+                                   const std::vector<model::HostPaceRecord>& hosts,
                                    std::int64_t now) {
   if (hosts.empty()) {
     return;
@@ -465,7 +407,7 @@ void CrawlHistory::save_host_paces(std::int64_t run_id, const std::vector<HostPa
   });
 }
 
-Stats read_stats(pqxx::transaction_base& txn) {
+model::Stats read_stats(pqxx::transaction_base& txn) {
   const auto counts = txn.exec1(
       "SELECT"
       " (SELECT count(*) FROM feeds),"
@@ -476,7 +418,7 @@ Stats read_stats(pqxx::transaction_base& txn) {
       " (SELECT count(*) FROM shows),"
       " (SELECT count(*) FROM episodes WHERE removed_at IS NULL),"
       " (SELECT count(*) FROM episodes WHERE removed_at IS NOT NULL)");
-  Stats stats;
+  model::Stats stats;
   stats.feeds_total = counts[0].as<std::int64_t>();
   stats.feeds_active = counts[1].as<std::int64_t>();
   stats.feeds_failing = counts[2].as<std::int64_t>();
@@ -490,7 +432,7 @@ Stats read_stats(pqxx::transaction_base& txn) {
       " fetched, not_modified, failed, new_episodes"
       " FROM crawl_runs ORDER BY started_at DESC, id DESC LIMIT 1");
   if (!last.empty()) {
-    CrawlRunStats run;
+    model::CrawlRunStats run;
     run.started_at = nullable<std::int64_t>(last[0][0]);
     run.finished_at = nullable<std::int64_t>(last[0][1]);
     run.fetched = last[0][2].as<std::int64_t>();
@@ -504,7 +446,7 @@ Stats read_stats(pqxx::transaction_base& txn) {
       " FROM host_paces WHERE run_id = (SELECT id FROM crawl_runs"
       "  ORDER BY started_at DESC, id DESC LIMIT 1)"
       " ORDER BY requests DESC, host LIMIT $1",
-      k_max_stats_hosts);
+      model::k_max_stats_hosts);
   for (const auto& row : hosts) {
     stats.last_crawl_hosts.push_back({row[0].as<std::string>(), row[1].as<double>(),
                                       row[2].as<std::int64_t>(), row[3].as<std::int64_t>(),
@@ -514,10 +456,10 @@ Stats read_stats(pqxx::transaction_base& txn) {
   return stats;
 }
 
-Stats CrawlHistory::stats() {
+model::Stats CrawlHistory::stats() {
   return guarded(m_impl->redacted_url, "stats", [&] {
     SnapshotTransaction txn(m_impl->connection);
-    Stats stats = read_stats(txn);
+    model::Stats stats = read_stats(txn);
     txn.commit();
     return stats;
   });

@@ -51,11 +51,11 @@ std::string filed_categories(std::string_view show_id) {
 // Append the category of a filed_categories row (slug, name, language from column `first`)
 // unless its slug is listed already: each slug once, where the feed first names it. Cheaper
 // than DISTINCT ON in the statement for the few categories a show has.
-void add_category(std::vector<CategoryEntry>& categories, const pqxx::row& row,
+void add_category(std::vector<model::CategoryEntry>& categories, const pqxx::row& row,
                   pqxx::row::size_type first) {
   std::string slug = row[first].as<std::string>();
   if (std::none_of(categories.begin(), categories.end(),
-                   [&](const CategoryEntry& listed) { return listed.slug == slug; })) {
+                   [&](const model::CategoryEntry& listed) { return listed.slug == slug; })) {
     categories.push_back(
         {std::move(slug), row[first + 1].as<std::string>(), row[first + 2].as<std::string>(), 0});
   }
@@ -89,9 +89,9 @@ std::string text_array(const std::vector<std::string>& items) {
 }
 
 // Categories for each show id, from k_show_categories.
-std::map<std::int64_t, std::vector<CategoryEntry>> categories_of(
+std::map<std::int64_t, std::vector<model::CategoryEntry>> categories_of(
     SnapshotTransaction& txn, const std::vector<std::int64_t>& ids) {
-  std::map<std::int64_t, std::vector<CategoryEntry>> result;
+  std::map<std::int64_t, std::vector<model::CategoryEntry>> result;
   for (const auto& row :
        exec_named(txn, "podcrawl_page_show_categories", k_show_categories, id_array(ids))) {
     add_category(result[row[0].as<std::int64_t>()], row, 1);
@@ -104,8 +104,8 @@ const std::string k_listed_show_by_slug = std::string("SELECT ") + k_show_column
                                           " WHERE s.slug = $1 AND " +
                                           k_listed_show;
 
-std::optional<std::pair<std::int64_t, StoredShow>> listed_show(SnapshotTransaction& txn,
-                                                               const std::string& slug) {
+std::optional<std::pair<std::int64_t, model::StoredShow>> listed_show(SnapshotTransaction& txn,
+                                                                      const std::string& slug) {
   const auto rows = exec_named(txn, "podcrawl_page_show", k_listed_show_by_slug, slug);
   if (rows.empty()) {
     return std::nullopt;
@@ -113,8 +113,8 @@ std::optional<std::pair<std::int64_t, StoredShow>> listed_show(SnapshotTransacti
   return std::make_pair(rows[0][0].as<std::int64_t>(), show_from_row(rows[0]));
 }
 
-std::vector<ShowSummary> summaries(const pqxx::result& rows) {
-  std::vector<ShowSummary> shows;
+std::vector<model::ShowSummary> summaries(const pqxx::result& rows) {
+  std::vector<model::ShowSummary> shows;
   shows.reserve(rows.size());
   for (const auto& row : rows) {
     shows.push_back(summary_from_row(row));
@@ -123,16 +123,16 @@ std::vector<ShowSummary> summaries(const pqxx::result& rows) {
 }
 
 // The shows of `rows` (k_show_columns) with all their current episodes and their categories.
-std::vector<ShowPages> with_episodes(SnapshotTransaction& txn, const pqxx::result& rows) {
-  std::vector<ShowPages> batch;
+std::vector<model::WholeShow> with_episodes(SnapshotTransaction& txn, const pqxx::result& rows) {
+  std::vector<model::WholeShow> batch;
   std::vector<std::int64_t> ids;
   std::map<std::int64_t, std::size_t> index_by_id;
   for (const auto& row : rows) {
     ids.push_back(row[0].as<std::int64_t>());
     index_by_id.emplace(ids.back(), batch.size());
-    ShowPages pages;
-    pages.show = show_from_row(row);
-    batch.push_back(std::move(pages));
+    model::WholeShow whole;
+    whole.show = show_from_row(row);
+    batch.push_back(std::move(whole));
   }
   if (batch.empty()) {
     return batch;
@@ -142,14 +142,11 @@ std::vector<ShowPages> with_episodes(SnapshotTransaction& txn, const pqxx::resul
       " FROM episodes e WHERE e.show_id = ANY($1::bigint[]) AND e.removed_at IS NULL"
       " ORDER BY e.show_id, " +
       k_episode_order;
-  StoredShow episodes;
+  std::vector<model::StoredEpisode> episodes;
   std::int64_t current = -1;
   const auto hand_over = [&] {
     if (current >= 0) {
-      auto& pages = batch[index_by_id.at(current)];
-      pages.episodes = std::move(episodes.show.episodes);
-      pages.episode_slugs = std::move(episodes.episode_slugs);
-      pages.episode_artwork = std::move(episodes.episode_artwork);
+      batch[index_by_id.at(current)].show.episodes = std::move(episodes);
       episodes = {};
     }
   };
@@ -158,7 +155,7 @@ std::vector<ShowPages> with_episodes(SnapshotTransaction& txn, const pqxx::resul
       hand_over();
       current = id;
     }
-    add_episode(row, episodes);
+    episodes.push_back(episode_from_row(row));
   }
   hand_over();
   for (auto& [id, categories] : categories_of(txn, ids)) {
@@ -171,10 +168,10 @@ std::vector<ShowPages> with_episodes(SnapshotTransaction& txn, const pqxx::resul
 
 DirectoryPages::DirectoryPages(Database& database) : m_impl(database.m_impl.get()) {}
 
-HomePage DirectoryPages::load_home_page() {
+model::HomePage DirectoryPages::load_home_page() {
   return guarded(m_impl->redacted_url, "load the home page", [&] {
     SnapshotTransaction txn(m_impl->connection);
-    HomePage home;
+    model::HomePage home;
     home.show_count =
         txn.exec(std::string("SELECT count(*) FROM shows s WHERE ") + k_listed_show)[0][0]
             .as<std::int64_t>();
@@ -184,13 +181,9 @@ HomePage DirectoryPages::load_home_page() {
         " WHERE e.removed_at IS NULL AND e.published IS NOT NULL"
         "  AND e.published BETWEEN 'epoch' AND '9999-12-31 23:59:59+00' AND " +
         k_listed_show + " ORDER BY e.published DESC, s.slug, e.position, e.id LIMIT $1";
-    for (const auto& row : exec_named(txn, "podcrawl_page_latest", k_latest, k_latest_episodes)) {
-      StoredShow holder;
-      add_episode(row, holder);
-      home.latest.push_back(
-          {row[k_after_episode].as<std::string>(), row[k_after_episode + 1].as<std::string>(),
-           row[k_after_episode + 2].as<std::string>(), std::move(holder.episode_slugs.front()),
-           std::move(holder.show.episodes.front())});
+    for (const auto& row :
+         exec_named(txn, "podcrawl_page_latest", k_latest, model::k_latest_episodes)) {
+      home.latest.push_back(episode_entry_from_row(row));
     }
     static const std::string k_categories =
         std::string(
@@ -201,15 +194,15 @@ HomePage DirectoryPages::load_home_page() {
         k_listed_show + "  GROUP BY c.slug ORDER BY shows DESC, c.slug LIMIT $1) t," +
         first_spelling("t.slug") + " ORDER BY t.shows DESC, t.slug";
     for (const auto& row :
-         exec_named(txn, "podcrawl_page_categories", k_categories, k_home_categories)) {
+         exec_named(txn, "podcrawl_page_categories", k_categories, model::k_home_categories)) {
       home.categories.push_back({row[0].as<std::string>(), row[1].as<std::string>(),
                                  row[2].as<std::string>(), row[3].as<std::int64_t>()});
     }
     static const std::string k_languages =
         std::string("SELECT s.language_group, count(*) AS shows FROM shows s WHERE ") +
         k_listed_show + " AND s.language_group ~ $2 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $1";
-    for (const auto& row : exec_named(txn, "podcrawl_page_languages", k_languages, k_home_languages,
-                                      k_language_tag_pattern)) {
+    for (const auto& row : exec_named(txn, "podcrawl_page_languages", k_languages,
+                                      model::k_home_languages, k_language_tag_pattern)) {
       home.languages.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>()});
     }
     txn.commit();
@@ -217,13 +210,13 @@ HomePage DirectoryPages::load_home_page() {
   });
 }
 
-std::optional<ShowListPage> DirectoryPages::load_category_page(const std::string& slug,
-                                                               std::int64_t page) {
+std::optional<model::ShowListPage> DirectoryPages::load_category_page(const std::string& slug,
+                                                                      std::int64_t page) {
   if (page < 1 || slug.empty()) {
     return std::nullopt;
   }
   return guarded(
-      m_impl->redacted_url, "load a category page", [&]() -> std::optional<ShowListPage> {
+      m_impl->redacted_url, "load a category page", [&]() -> std::optional<model::ShowListPage> {
         SnapshotTransaction txn(m_impl->connection);
         static const std::string k_members =
             std::string(
@@ -233,31 +226,32 @@ std::optional<ShowListPage> DirectoryPages::load_category_page(const std::string
         static const std::string k_total = "SELECT count(*)" + k_members;
         static const std::string k_page = std::string("SELECT ") + k_summary_columns + k_members +
                                           " ORDER BY " + k_show_list_order + " LIMIT $2 OFFSET $3";
-        ShowListPage list;
-        list.kind = ListKind::category;
+        model::ShowListPage list;
+        list.kind = model::ListKind::category;
         list.page = page;
         list.total =
             exec_named(txn, "podcrawl_page_category_total", k_total, slug)[0][0].as<std::int64_t>();
-        if (list.total == 0 || page > page_count(list.total, k_shows_per_page)) {
+        if (list.total == 0 || page > model::page_count(list.total, model::k_shows_per_page)) {
           return std::nullopt;
         }
         const auto entry = exec_named(txn, "podcrawl_page_category_entry", k_category_entry, slug);
         list.category = {slug, entry[0][0].as<std::string>(), entry[0][1].as<std::string>(),
                          list.total};
-        list.shows = summaries(exec_named(txn, "podcrawl_page_category", k_page, slug,
-                                          k_shows_per_page, (page - 1) * k_shows_per_page));
+        list.shows =
+            summaries(exec_named(txn, "podcrawl_page_category", k_page, slug,
+                                 model::k_shows_per_page, (page - 1) * model::k_shows_per_page));
         txn.commit();
         return list;
       });
 }
 
-std::optional<ShowListPage> DirectoryPages::load_language_page(const std::string& tag,
-                                                               std::int64_t page) {
+std::optional<model::ShowListPage> DirectoryPages::load_language_page(const std::string& tag,
+                                                                      std::int64_t page) {
   if (page < 1 || tag.empty()) {
     return std::nullopt;
   }
   return guarded(
-      m_impl->redacted_url, "load a language page", [&]() -> std::optional<ShowListPage> {
+      m_impl->redacted_url, "load a language page", [&]() -> std::optional<model::ShowListPage> {
         SnapshotTransaction txn(m_impl->connection);
         static const std::string k_members = std::string(
                                                  " FROM shows s WHERE s.language_group "
@@ -266,19 +260,19 @@ std::optional<ShowListPage> DirectoryPages::load_language_page(const std::string
         static const std::string k_total = "SELECT count(*)" + k_members;
         static const std::string k_page = std::string("SELECT ") + k_summary_columns + k_members +
                                           " ORDER BY " + k_show_list_order + " LIMIT $3 OFFSET $4";
-        ShowListPage list;
-        list.kind = ListKind::language;
+        model::ShowListPage list;
+        list.kind = model::ListKind::language;
         list.page = page;
         list.total = exec_named(txn, "podcrawl_page_language_total", k_total, tag,
                                 k_language_tag_pattern)[0][0]
                          .as<std::int64_t>();
-        if (list.total == 0 || page > page_count(list.total, k_shows_per_page)) {
+        if (list.total == 0 || page > model::page_count(list.total, model::k_shows_per_page)) {
           return std::nullopt;
         }
         list.language = {tag, list.total};
         list.shows =
             summaries(exec_named(txn, "podcrawl_page_language", k_page, tag, k_language_tag_pattern,
-                                 k_shows_per_page, (page - 1) * k_shows_per_page));
+                                 model::k_shows_per_page, (page - 1) * model::k_shows_per_page));
         txn.commit();
         return list;
       });
@@ -331,58 +325,62 @@ constexpr auto k_page_category_first =
 
 } // namespace
 
-std::optional<ShowPage> DirectoryPages::load_show_page(const std::string& slug, std::int64_t page) {
+std::optional<model::ShowPage> DirectoryPages::load_show_page(const std::string& slug,
+                                                              std::int64_t page) {
   if (page < 1) {
     return std::nullopt;
   }
-  return guarded(m_impl->redacted_url, "load a show page", [&]() -> std::optional<ShowPage> {
+  return guarded(m_impl->redacted_url, "load a show page", [&]() -> std::optional<model::ShowPage> {
     pqxx::nontransaction txn(m_impl->connection);
-    const auto rows = exec_named(txn, "podcrawl_page_show_page", k_show_page, slug,
-                                 k_episodes_per_page, (page - 1) * k_episodes_per_page);
+    const auto rows =
+        exec_named(txn, "podcrawl_page_show_page", k_show_page, slug, model::k_episodes_per_page,
+                   (page - 1) * model::k_episodes_per_page);
     if (rows.empty() || rows[0][0].is_null()) {
       return std::nullopt;
     }
-    ShowPage result;
+    model::ShowPage result;
     result.page = page;
     result.show = show_from_row(rows[0].slice(0, k_page_show_width - 1));
     result.episode_count = rows[0][k_page_show_width - 1].as<std::int64_t>();
     for (pqxx::result::size_type i = 1; i < rows.size(); ++i) {
       const pqxx::row row = rows[i];
       if (!row[k_page_episode_first].is_null()) {
-        add_episode(row.slice(k_page_episode_first, k_page_category_first - 1), result.show);
+        result.show.episodes.push_back(
+            episode_from_row(row.slice(k_page_episode_first, k_page_category_first - 1)));
       } else {
         add_category(result.categories, row, k_page_category_first);
       }
     }
-    if (page > page_count(result.episode_count, k_episodes_per_page)) {
+    if (page > model::page_count(result.episode_count, model::k_episodes_per_page)) {
       return std::nullopt;
     }
     return result;
   });
 }
 
-std::optional<EpisodePage> DirectoryPages::load_episode_page(const std::string& show_slug,
-                                                             const std::string& episode_slug) {
-  return guarded(m_impl->redacted_url, "load an episode page", [&]() -> std::optional<EpisodePage> {
-    SnapshotTransaction txn(m_impl->connection);
-    auto found = listed_show(txn, show_slug);
-    if (!found) {
-      return std::nullopt;
-    }
-    static const std::string k_episode =
-        std::string("SELECT ") + k_episode_columns +
-        " FROM episodes e WHERE e.show_id = $1 AND e.slug = $2 AND e.removed_at IS NULL";
-    const auto rows =
-        exec_named(txn, "podcrawl_page_episode", k_episode, found->first, episode_slug);
-    if (rows.empty()) {
-      return std::nullopt;
-    }
-    EpisodePage result;
-    result.show = std::move(found->second);
-    add_episode(rows[0], result.show);
-    txn.commit();
-    return result;
-  });
+std::optional<model::EpisodePage> DirectoryPages::load_episode_page(
+    const std::string& show_slug, const std::string& episode_slug) {
+  return guarded(
+      m_impl->redacted_url, "load an episode page", [&]() -> std::optional<model::EpisodePage> {
+        SnapshotTransaction txn(m_impl->connection);
+        auto found = listed_show(txn, show_slug);
+        if (!found) {
+          return std::nullopt;
+        }
+        static const std::string k_episode =
+            std::string("SELECT ") + k_episode_columns +
+            " FROM episodes e WHERE e.show_id = $1 AND e.slug = $2 AND e.removed_at IS NULL";
+        const auto rows =
+            exec_named(txn, "podcrawl_page_episode", k_episode, found->first, episode_slug);
+        if (rows.empty()) {
+          return std::nullopt;
+        }
+        model::EpisodePage result;
+        result.show = std::move(found->second);
+        result.show.episodes.push_back(episode_from_row(rows[0]));
+        txn.commit();
+        return result;
+      });
 }
 
 void DirectoryPages::prepare_pages() {
@@ -400,7 +398,8 @@ void DirectoryPages::prepare_pages() {
   load_language_page(nothing, 1);
 }
 
-std::vector<ShowPages> DirectoryPages::load_show_batch(const std::string& after_slug, int limit) {
+std::vector<model::WholeShow> DirectoryPages::load_show_batch(const std::string& after_slug,
+                                                              int limit) {
   return guarded(m_impl->redacted_url, "load shows", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_shows = std::string("SELECT ") + k_show_columns +
@@ -414,7 +413,7 @@ std::vector<ShowPages> DirectoryPages::load_show_batch(const std::string& after_
   });
 }
 
-std::optional<ShowPages> DirectoryPages::load_show_pages(const std::string& slug) {
+std::optional<model::WholeShow> DirectoryPages::load_show_pages(const std::string& slug) {
   auto batch = load_show_pages(std::vector<std::string>{slug});
   if (batch.empty()) {
     return std::nullopt;
@@ -422,7 +421,8 @@ std::optional<ShowPages> DirectoryPages::load_show_pages(const std::string& slug
   return std::move(batch.front());
 }
 
-std::vector<ShowPages> DirectoryPages::load_show_pages(const std::vector<std::string>& slugs) {
+std::vector<model::WholeShow> DirectoryPages::load_show_pages(
+    const std::vector<std::string>& slugs) {
   if (slugs.empty()) {
     return {};
   }
@@ -468,8 +468,8 @@ std::vector<std::string> DirectoryPages::shows_changed_since(const std::string& 
   });
 }
 
-std::vector<CategoryEntry> DirectoryPages::load_categories(const std::string& after_slug,
-                                                           int limit) {
+std::vector<model::CategoryEntry> DirectoryPages::load_categories(const std::string& after_slug,
+                                                                  int limit) {
   return guarded(m_impl->redacted_url, "load categories", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_categories =
@@ -480,7 +480,7 @@ std::vector<CategoryEntry> DirectoryPages::load_categories(const std::string& af
             "  JOIN shows s ON s.id = sc.show_id WHERE c.slug > $1 AND ") +
         k_listed_show + "  GROUP BY c.slug ORDER BY c.slug LIMIT $2) t," +
         first_spelling("t.slug") + " ORDER BY t.slug";
-    std::vector<CategoryEntry> categories;
+    std::vector<model::CategoryEntry> categories;
     for (const auto& row :
          exec_named(txn, "podcrawl_walk_categories", k_categories, after_slug, limit)) {
       categories.push_back({row[0].as<std::string>(), row[1].as<std::string>(),
@@ -491,14 +491,15 @@ std::vector<CategoryEntry> DirectoryPages::load_categories(const std::string& af
   });
 }
 
-std::vector<LanguageEntry> DirectoryPages::load_languages(const std::string& after_tag, int limit) {
+std::vector<model::LanguageEntry> DirectoryPages::load_languages(const std::string& after_tag,
+                                                                 int limit) {
   return guarded(m_impl->redacted_url, "load languages", [&] {
     SnapshotTransaction txn(m_impl->connection);
     static const std::string k_languages =
         std::string("SELECT s.language_group, count(*) FROM shows s WHERE ") + k_listed_show +
         " AND s.language_group ~ $3 AND s.language_group > $1 GROUP BY 1 "
         "ORDER BY 1 LIMIT $2";
-    std::vector<LanguageEntry> languages;
+    std::vector<model::LanguageEntry> languages;
     for (const auto& row : exec_named(txn, "podcrawl_walk_languages", k_languages, after_tag, limit,
                                       k_language_tag_pattern)) {
       languages.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>()});
@@ -523,9 +524,10 @@ const std::string k_episode_query = std::string("SELECT ") + k_episode_columns +
                                     " ORDER BY e.show_id, " +
                                     k_episode_order;
 
-std::vector<StoredShow> assemble_shows(SnapshotTransaction& txn, const pqxx::result& shows_result,
-                                       std::optional<std::int64_t> show_id) {
-  std::vector<StoredShow> shows;
+std::vector<model::StoredShow> assemble_shows(SnapshotTransaction& txn,
+                                              const pqxx::result& shows_result,
+                                              std::optional<std::int64_t> show_id) {
+  std::vector<model::StoredShow> shows;
   std::map<std::int64_t, std::size_t> index_by_id;
   for (const auto& row : shows_result) {
     index_by_id.emplace(row[0].as<std::int64_t>(), shows.size());
@@ -540,7 +542,7 @@ std::vector<StoredShow> assemble_shows(SnapshotTransaction& txn, const pqxx::res
   for (const auto& row : txn.exec_params(k_episode_query, show_id)) {
     if (const auto found = index_by_id.find(row[0].as<std::int64_t>());
         found != index_by_id.end()) {
-      add_episode(row, shows[found->second]);
+      shows[found->second].episodes.push_back(episode_from_row(row));
     }
   }
   return shows;
@@ -548,8 +550,8 @@ std::vector<StoredShow> assemble_shows(SnapshotTransaction& txn, const pqxx::res
 
 } // namespace
 
-std::optional<StoredShow> DirectoryPages::load_show(const std::string& feed_url_or_slug) {
-  return guarded(m_impl->redacted_url, "load show", [&]() -> std::optional<StoredShow> {
+std::optional<model::StoredShow> DirectoryPages::load_show(const std::string& feed_url_or_slug) {
+  return guarded(m_impl->redacted_url, "load show", [&]() -> std::optional<model::StoredShow> {
     SnapshotTransaction txn(m_impl->connection);
     const auto result = txn.exec_params(std::string("SELECT ") + k_show_columns +
                                             " FROM shows s JOIN feeds f ON f.id = s.feed_id"

@@ -240,8 +240,8 @@ std::vector<std::int64_t> ids_of(const std::string& array_text) {
 Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text,
                      const std::string& language, std::int64_t offset, std::int64_t limit) {
   const auto rows = exec_named(txn, "podcrawl_search_matches", k_search_matches, text.leading,
-                               k_search_candidates, limit, offset, language,
-                               k_search_episodes_per_show, text.last, text.typed);
+                               model::k_search_candidates, limit, offset, language,
+                               model::k_search_episodes_per_show, text.last, text.typed);
   Matches matches;
   for (const auto& row : rows) {
     matches.page.push_back(
@@ -249,8 +249,8 @@ Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text,
   }
   if (!rows.empty()) {
     matches.total = rows[0][3].as<std::int64_t>();
-    matches.more = rows[0][4].as<std::int64_t>() >= k_search_candidates ||
-                   rows[0][5].as<std::int64_t>() >= k_search_candidates;
+    matches.more = rows[0][4].as<std::int64_t>() >= model::k_search_candidates ||
+                   rows[0][5].as<std::int64_t>() >= model::k_search_candidates;
   }
   return matches;
 }
@@ -278,13 +278,13 @@ analysis::Alternatives typo_alternatives(SnapshotTransaction& txn, const std::st
   return alternatives;
 }
 
-// The exact matches, then, when they are fewer than k_search_typo_below, what the query finds
-// with its typos read as the words meant.
+// The exact matches, then, when they are fewer than model::k_search_typo_below, what the query
+// finds with its typos read as the words meant.
 Matches ranked_matches(SnapshotTransaction& txn, const std::string& query,
                        const std::string& language, std::int64_t offset, std::int64_t limit) {
   const analysis::TextQuery exact = analysis::text_query(query);
   Matches found = find_matches(txn, exact, language, offset, limit);
-  if (found.total >= k_search_typo_below) {
+  if (found.total >= model::k_search_typo_below) {
     return found;
   }
   const analysis::Alternatives alternatives = typo_alternatives(txn, query);
@@ -292,7 +292,7 @@ Matches ranked_matches(SnapshotTransaction& txn, const std::string& query,
     return found;
   }
   // A superset of the exact matches: those come first, the rest after, in their own order.
-  const Matches exact_all = find_matches(txn, exact, language, 0, k_search_typo_below);
+  const Matches exact_all = find_matches(txn, exact, language, 0, model::k_search_typo_below);
   const Matches wider = find_matches(txn, analysis::text_query(query, alternatives), language, 0,
                                      offset + limit + exact_all.total);
   std::vector<Match> all = exact_all.page;
@@ -321,14 +321,14 @@ DirectorySearch::DirectorySearch(Database& database) : m_impl(database.m_impl.ge
 
 // namespace
 
-SearchPage DirectorySearch::search(const SearchRequest& request) {
-  SearchPage result;
+model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
+  model::SearchPage result;
   result.query = search_words(request.query);
   result.page = 1 + request.offset / std::max<std::int64_t>(1, request.limit);
-  if (character_count(result.query) > k_max_search_query_chars) {
+  if (character_count(result.query) > model::k_max_search_query_chars) {
     result.too_long = true;
   }
-  const std::int64_t limit = std::min(request.limit, k_search_candidates);
+  const std::int64_t limit = std::min(request.limit, model::k_search_candidates);
   if (result.query.empty() || result.too_long || limit <= 0 || request.offset < 0 ||
       analysis::text_query(result.query).last.empty()) {
     return result;
@@ -351,7 +351,7 @@ SearchPage DirectorySearch::search(const SearchRequest& request) {
     }
     static const std::string k_shows = std::string("SELECT ") + k_summary_columns +
                                        ", s.id FROM shows s WHERE s.id = ANY($1::bigint[])";
-    std::map<std::int64_t, ShowSummary> shows;
+    std::map<std::int64_t, model::ShowSummary> shows;
     for (const auto& row : exec_named(txn, "podcrawl_search_shows", k_shows, id_array(show_ids))) {
       shows.emplace(row[6].as<std::int64_t>(), summary_from_row(row));
     }
@@ -359,17 +359,10 @@ SearchPage DirectorySearch::search(const SearchRequest& request) {
                                           ", s.slug, s.title, s.effective_language, e.id FROM "
                                           "episodes e JOIN shows s ON s.id = e.show_id"
                                           " WHERE e.id = ANY($1::bigint[])";
-    std::map<std::int64_t, EpisodeEntry> episodes;
+    std::map<std::int64_t, model::EpisodeEntry> episodes;
     for (const auto& row :
          exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
-      StoredShow holder;
-      add_episode(row, holder);
-      episodes.emplace(row[k_after_episode + 3].as<std::int64_t>(),
-                       EpisodeEntry{row[k_after_episode].as<std::string>(),
-                                    row[k_after_episode + 1].as<std::string>(),
-                                    row[k_after_episode + 2].as<std::string>(),
-                                    std::move(holder.episode_slugs.front()),
-                                    std::move(holder.show.episodes.front())});
+      episodes.emplace(row[k_after_episode + 3].as<std::int64_t>(), episode_entry_from_row(row));
     }
     txn.commit();
     for (const auto& match : matches.page) {
@@ -377,7 +370,7 @@ SearchPage DirectorySearch::search(const SearchRequest& request) {
       if (show == shows.end()) {
         continue;
       }
-      SearchResult entry{show->second, match.show_matched, match.corrected, {}};
+      model::SearchResult entry{show->second, match.show_matched, match.corrected, {}};
       for (const auto id : match.episode_ids) {
         if (const auto episode = episodes.find(id); episode != episodes.end()) {
           entry.episodes.push_back(episode->second);
@@ -389,14 +382,15 @@ SearchPage DirectorySearch::search(const SearchRequest& request) {
   });
 }
 
-std::optional<SearchPage> DirectorySearch::load_search_page(const std::string& query,
-                                                            std::int64_t page) {
-  const std::int64_t last_page = page_count(2 * k_search_candidates, k_search_results_per_page);
+std::optional<model::SearchPage> DirectorySearch::load_search_page(const std::string& query,
+                                                                   std::int64_t page) {
+  const std::int64_t last_page =
+      model::page_count(2 * model::k_search_candidates, model::k_search_results_per_page);
   if (page < 1 || page > last_page) {
     return std::nullopt;
   }
-  SearchPage result =
-      search({query, "", (page - 1) * k_search_results_per_page, k_search_results_per_page});
+  model::SearchPage result = search(
+      {query, "", (page - 1) * model::k_search_results_per_page, model::k_search_results_per_page});
   result.page = page;
   if (page > 1 && result.results.empty()) {
     return std::nullopt;

@@ -48,13 +48,13 @@ std::vector<feed::Transcript> transcripts_from_json(const std::string& text) {
 
 } // namespace
 
-ShowSummary summary_from_row(const pqxx::row& row) {
+model::ShowSummary summary_from_row(const pqxx::row& row) {
   return {row[0].as<std::string>(), row[1].as<std::string>(),  row[2].as<std::string>(),
           row[3].as<std::string>(), row[4].as<std::int64_t>(), artwork_from_text(row[5])};
 }
 
-StoredShow show_from_row(const pqxx::row& row) {
-  StoredShow stored;
+model::StoredShow show_from_row(const pqxx::row& row) {
+  model::StoredShow stored;
   stored.slug = row[1].as<std::string>();
   stored.feed_url = row[2].as<std::string>();
   stored.active = row[3].as<bool>();
@@ -79,7 +79,7 @@ StoredShow show_from_row(const pqxx::row& row) {
   return stored;
 }
 
-void add_episode(const pqxx::row& row, StoredShow& stored) {
+model::StoredEpisode episode_from_row(const pqxx::row& row) {
   feed::Episode episode;
   episode.guid = row[2].as<std::string>();
   episode.title = row[3].as<std::string>();
@@ -98,9 +98,14 @@ void add_episode(const pqxx::row& row, StoredShow& stored) {
   episode.chapters_url = row[16].as<std::string>();
   read_namespace(row[17], episode.itunes);
   read_namespace(row[18], episode.podcast);
-  stored.show.episodes.push_back(std::move(episode));
-  stored.episode_slugs.push_back(row[1].as<std::string>());
-  stored.episode_artwork.push_back(artwork_from_text(row[19]));
+  return {std::move(episode), row[1].as<std::string>(), artwork_from_text(row[19])};
+}
+
+model::EpisodeEntry episode_entry_from_row(const pqxx::row& row) {
+  model::StoredEpisode stored = episode_from_row(row);
+  return {row[k_after_episode].as<std::string>(), row[k_after_episode + 1].as<std::string>(),
+          row[k_after_episode + 2].as<std::string>(), std::move(stored.slug),
+          std::move(stored.episode)};
 }
 
 std::string id_array(const std::vector<std::int64_t>& ids) {

@@ -7,7 +7,7 @@
 
 #include <pqxx/pqxx>
 
-#include "podcrawl/store/pages.hpp"
+#include "podcrawl/model/pages.hpp"
 #include "podcrawl/store/records.hpp"
 
 // Reading shows and episodes from result rows: the column lists and their readers, shared by
@@ -33,7 +33,7 @@ inline constexpr const char* k_show_columns =
   "(SELECT a.content_hash || ' ' || a.width || ' ' || a.height || ' ' || a.renditions::text" \
   " FROM artwork a WHERE e.image <> '' AND a.url = e.image AND a.renditions <> '[]')"
 
-// The columns add_episode reads, from `episodes e`: e.show_id first.
+// The columns episode_from_row reads, from `episodes e`: e.show_id first.
 inline constexpr const char* k_episode_columns =
     "e.show_id, e.slug, e.guid, e.title, extract(epoch FROM e.published)::bigint,"
     " e.enclosure_url, e.enclosure_type, e.enclosure_length, e.duration_seconds, e.link,"
@@ -51,13 +51,13 @@ constexpr std::size_t column_count(std::string_view columns) {
   return count;
 }
 static_assert(column_count(k_show_columns) == 20 && column_count(k_episode_columns) == 20,
-              "show_from_row and add_episode read the columns by their place");
+              "show_from_row and episode_from_row read the columns by their place");
 
 // The first column after k_episode_columns in a row that has more.
 inline constexpr auto k_after_episode =
     static_cast<pqxx::row::size_type>(column_count(k_episode_columns));
 
-// A list entry's columns (ShowSummary), over `shows s`.
+// A list entry's columns (model::ShowSummary), over `shows s`.
 inline constexpr const char* k_summary_columns =
     "s.slug, s.title, s.author, s.effective_language,"
     " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS "
@@ -73,11 +73,14 @@ extern const char* const k_episode_order;
 // Listed shows (those with pages), over `shows s`.
 extern const char* const k_listed_show;
 
-StoredShow show_from_row(const pqxx::row& row);
-ShowSummary summary_from_row(const pqxx::row& row);
+model::StoredShow show_from_row(const pqxx::row& row);
+model::ShowSummary summary_from_row(const pqxx::row& row);
 // The artwork PODCRAWL_ART_OF_SHOW gives; nullopt for NULL or text it did not write.
-std::optional<StoredArtwork> artwork_from_text(const pqxx::field& field);
-// Append the episode of a k_episode_columns row to stored (its slug to episode_slugs).
-void add_episode(const pqxx::row& row, StoredShow& stored);
+std::optional<model::StoredArtwork> artwork_from_text(const pqxx::field& field);
+// The episode of a row that starts with k_episode_columns.
+model::StoredEpisode episode_from_row(const pqxx::row& row);
+// The episode of a row of k_episode_columns followed by its show's slug, title and effective
+// language (from k_after_episode on).
+model::EpisodeEntry episode_entry_from_row(const pqxx::row& row);
 
 } // namespace podcrawl::store

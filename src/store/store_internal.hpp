@@ -12,6 +12,7 @@
 #include <pqxx/pqxx>
 
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/model/report.hpp"
 #include "podcrawl/store/records.hpp"
 
 namespace podcrawl::store {
@@ -59,7 +60,7 @@ std::optional<T> nullable(const pqxx::field& field) {
 }
 
 // The counts `stats` prints, read in txn's snapshot.
-Stats read_stats(pqxx::transaction_base& txn);
+model::Stats read_stats(pqxx::transaction_base& txn);
 
 // The URL with its password replaced by "***" (URL and key=value forms); "libpq defaults"
 // when empty.

@@ -21,7 +21,7 @@ namespace podcrawl {
 namespace {
 
 namespace fs = std::filesystem;
-using store::FetchKind;
+using model::FetchKind;
 
 std::string feed(const std::string& title, int episodes) {
   std::string items;
@@ -92,7 +92,7 @@ protected:
 TEST_F(CrawlReport, EachCrawlWritesItsRunAndItsHourByKindOfOutcome) {
   ASSERT_EQ(run({"crawl"}).status, 0);
   store::Database database(database_url());
-  store::CrawlReport first = store::CrawlHistory(database).crawl_report(core::now(), 1);
+  model::CrawlReport first = store::CrawlHistory(database).crawl_report(core::now(), 1);
   EXPECT_EQ(first.runs, 1);
   EXPECT_EQ(first.total[FetchKind::ok], 1);
   EXPECT_EQ(first.total[FetchKind::client_error], 1);
@@ -110,7 +110,7 @@ TEST_F(CrawlReport, EachCrawlWritesItsRunAndItsHourByKindOfOutcome) {
 
   // Again, every feed whatever its backoff: the good one answers 304, the gone one is not asked.
   ASSERT_EQ(run({"crawl", "--all"}).status, 0);
-  const store::CrawlReport second = store::CrawlHistory(database).crawl_report(core::now(), 1);
+  const model::CrawlReport second = store::CrawlHistory(database).crawl_report(core::now(), 1);
   EXPECT_EQ(second.runs, 2);
   EXPECT_EQ(second.total[FetchKind::ok], 1);
   EXPECT_EQ(second.total[FetchKind::not_modified], 1);
@@ -165,19 +165,19 @@ TEST_F(CrawlReport, TheCrawlPrunesHistoryOlderThanItsDays) {
     const std::int64_t old = core::now() - 100 * 86400;
     const std::int64_t old_run = store::CrawlHistory(database).begin_crawl_run(old);
     store::HistoryDelta delta;
-    store::CrawlFigures figures;
+    model::CrawlFigures figures;
     figures.add(FetchKind::ok, 0.1, 100);
     delta.hours[old - old % 3600] = figures;
     delta.host_hours[{old - old % 3600, "old.example"}] = figures;
     store::CrawlHistory(database).add_history(old_run, figures, delta);
-    store::CrawlRunStats finished;
+    model::CrawlRunStats finished;
     finished.finished_at = old + 60;
     store::CrawlHistory(database).finish_crawl_run(old_run, finished);
     EXPECT_EQ(store::CrawlHistory(database).crawl_report(core::now(), 120).total[FetchKind::ok], 2);
   }
   ASSERT_EQ(run({"crawl", "--all"}).status, 0);
   store::Database database(database_url());
-  const store::CrawlReport report = store::CrawlHistory(database).crawl_report(core::now(), 120);
+  const model::CrawlReport report = store::CrawlHistory(database).crawl_report(core::now(), 120);
   EXPECT_EQ(report.total[FetchKind::ok], 1); // today's first crawl; the old hour is gone
   EXPECT_EQ(report.runs, 2);
   for (const auto& host : report.hosts) {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "podcrawl/model/pages.hpp"
 #include "podcrawl/render/site.hpp"
-#include "podcrawl/store/pages.hpp"
 
 // The exported site: the files `podcrawl render` writes, kept in step with the directory.
 namespace podcrawl::publish {
@@ -58,13 +58,13 @@ public:
   // (write_home and write_list as for a whole render). Everything else stays as published.
   const std::optional<PreviousRender>& previous() const;
 
-  void write_home(const store::HomePage& home);
-  void write_list(const store::ShowListPage& list);
+  void write_home(const model::HomePage& home);
+  void write_list(const model::ShowListPage& list);
   // The show's every page (its episode list pages and each episode), its OPML file and its
   // cover art files (art/<hash>-<width>.webp, linked from the art folder; a file several shows
   // share is placed once, and one the published site has is kept). Pages an update leaves
   // behind (fewer episodes than before) are removed; art files stay until the next --full.
-  void write_show(const store::ShowPages& show);
+  void write_show(const model::WholeShow& show);
   // An update: the show's pages are removed (it left the directory).
   void remove_show(const std::string& slug);
   // Wait for the pages in flight, write the language chooser, 404 pages, assets, sitemap and

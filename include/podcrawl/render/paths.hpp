@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "podcrawl/store/pages.hpp"
+#include "podcrawl/model/pages.hpp"
 
 // The pages' paths by kind, as the pages link each other and the exported site writes them:
 // render::locale_path_of (layout.hpp) for each kind of page.
@@ -20,7 +20,7 @@ std::string search_path(std::int64_t page = 1);
 // "?q=<query>" as an HTML form writes it (application/x-www-form-urlencoded); "" for no query.
 std::string search_query_suffix(std::string_view query);
 // The locale-relative path of page `page` of a list page model.
-std::string list_path(const store::ShowListPage& list, std::int64_t page);
+std::string list_path(const model::ShowListPage& list, std::int64_t page);
 // Where a show's OPML file lives, relative to the site root (one file for every locale).
 std::string opml_path(std::string_view show_slug);
 

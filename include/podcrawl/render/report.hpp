@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "podcrawl/l10n/localizer.hpp"
-#include "podcrawl/store/history.hpp"
+#include "podcrawl/model/report.hpp"
 
 namespace podcrawl::render {
 
@@ -48,6 +48,6 @@ std::string bar_chart_svg(const BarChart& chart);
 
 // The crawl health report: one self-contained HTML page (its style inline, no script, no image
 // but its charts), localized by `localizer`, from the report model and nothing else.
-std::string report_page(const store::CrawlReport& report, const l10n::Localizer& localizer);
+std::string report_page(const model::CrawlReport& report, const l10n::Localizer& localizer);
 
 } // namespace podcrawl::render

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "podcrawl/store/history.hpp"
-#include "podcrawl/store/pages.hpp"
+#include "podcrawl/model/pages.hpp"
+#include "podcrawl/model/report.hpp"
 
 namespace podcrawl::render {
 
@@ -64,20 +64,20 @@ public:
   // The locale's page for a directory that cannot reach its database (a 503), like the 404.
   std::string unavailable_page(std::string_view locale);
   // Each throws core::UsageError for a locale the Renderer does not have.
-  RenderedPage home_page(const store::HomePage& home, std::string_view locale, std::int64_t now);
-  RenderedPage list_page(const store::ShowListPage& list, std::string_view locale,
+  RenderedPage home_page(const model::HomePage& home, std::string_view locale, std::int64_t now);
+  RenderedPage list_page(const model::ShowListPage& list, std::string_view locale,
                          std::int64_t now);
-  RenderedPage show_page(const store::ShowPage& page, std::string_view locale, std::int64_t now);
-  RenderedPage episode_page(const store::EpisodePage& page, std::string_view locale,
+  RenderedPage show_page(const model::ShowPage& page, std::string_view locale, std::int64_t now);
+  RenderedPage episode_page(const model::EpisodePage& page, std::string_view locale,
                             std::int64_t now);
   // A page of search results, or the page that asks for words (an empty or too long query).
   // Only the live directory answers it: an exported site has no search pages.
-  RenderedPage search_page(const store::SearchPage& page, std::string_view locale,
+  RenderedPage search_page(const model::SearchPage& page, std::string_view locale,
                            std::int64_t now);
   // The crawl health report (render::report_page) in one of the locales.
-  std::string report_page(const store::CrawlReport& report, std::string_view locale);
+  std::string report_page(const model::CrawlReport& report, std::string_view locale);
   // The show's OPML document, one for every locale; empty when its feed URL is not http(s).
-  std::string show_opml(const store::StoredShow& show) const;
+  std::string show_opml(const model::StoredShow& show) const;
   // The site's stylesheet and the language chooser's script.
   const std::string& stylesheet() const;
   const std::string& locale_script() const;
@@ -92,6 +92,6 @@ private:
 
 // The cover art files the pages showing `artwork` link (art/<name> in the site, <name> in the
 // art folder): none when it has no renditions.
-std::vector<std::string> art_files(const std::optional<store::StoredArtwork>& artwork);
+std::vector<std::string> art_files(const std::optional<model::StoredArtwork>& artwork);
 
 } // namespace podcrawl::render

@@ -6,14 +6,9 @@
 #include <string_view>
 #include <vector>
 
-namespace podcrawl::store {
+#include "podcrawl/model/artwork.hpp"
 
-// One re-encoded width of an image, as stored.
-struct ArtRendition {
-  int width = 0;
-  int height = 0;
-  std::int64_t bytes = 0;
-};
+namespace podcrawl::store {
 
 // Cover art at one URL, as the crawler asks for it again.
 struct ArtworkRecord {
@@ -31,41 +26,8 @@ struct ArtworkUpdate {
   std::string content_hash;
   int width = 0;
   int height = 0;
-  std::vector<ArtRendition> renditions; // narrowest first
-  bool downloaded = true;               // a body arrived (not a 304)
+  std::vector<model::ArtRendition> renditions; // narrowest first
+  bool downloaded = true;                      // a body arrived (not a 304)
 };
-
-// The artwork of one image URL, for pages and `show` JSON.
-struct StoredArtwork {
-  std::string content_hash;
-  int width = 0;
-  int height = 0;
-  std::vector<ArtRendition> renditions; // narrowest first; empty when none was made
-};
-
-// The file one rendition is kept in, relative to the art folder: <hash>-<width>.webp. Inline:
-// the renderer names these files too, and never links the store.
-inline std::string art_file_name(const std::string& content_hash, int width) {
-  return content_hash + "-" + std::to_string(width) + ".webp";
-}
-
-// True when `name` is a name art_file_name() makes: 40 lower-case hex digits (SHA-1), '-', a
-// width of one to five digits, ".webp". Nothing else names a file of the art folder.
-inline bool is_art_file_name(std::string_view name) {
-  constexpr std::size_t k_hash_digits = 40;
-  constexpr std::string_view k_suffix = ".webp";
-  if (name.size() < k_hash_digits + 2 + k_suffix.size() || !name.ends_with(k_suffix) ||
-      name[k_hash_digits] != '-') {
-    return false;
-  }
-  const std::string_view hash = name.substr(0, k_hash_digits);
-  const std::string_view width =
-      name.substr(k_hash_digits + 1, name.size() - k_hash_digits - 1 - k_suffix.size());
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  return std::all_of(hash.begin(), hash.end(),
-                     [&](char c) { return digit(c) || (c >= 'a' && c <= 'f'); }) &&
-         !width.empty() && width.size() <= 5 && width.front() != '0' &&
-         std::all_of(width.begin(), width.end(), digit);
-}
 
 } // namespace podcrawl::store

@@ -25,7 +25,7 @@ public:
                                                std::int64_t lease_seconds);
   // The artwork already made of an image file with this content hash, under any URL; nullopt
   // when none was.
-  std::optional<StoredArtwork> artwork_with_hash(const std::string& content_hash);
+  std::optional<model::StoredArtwork> artwork_with_hash(const std::string& content_hash);
   // Record a fetched image (or a 304: `update.downloaded` false and the hash as it was) with
   // its renditions, clearing any error; due again at `next_fetch_at`.
   void record_artwork(std::int64_t id, const ArtworkUpdate& update, std::int64_t now,

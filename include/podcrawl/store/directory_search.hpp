@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "podcrawl/model/pages.hpp"
 #include "podcrawl/store/database.hpp"
-#include "podcrawl/store/pages.hpp"
 
 namespace podcrawl::store {
 
@@ -20,14 +20,14 @@ public:
   // read in its own language), each once, with its matching episodes, best first: shows whose
   // title matches, then shows whose author or notes match, then shows matched only by
   // episodes; by rank within each, the most recently updated first on a tie. When the words
-  // find fewer than k_search_typo_below shows, a word of 5 characters or more may also stand
+  // find fewer than model::k_search_typo_below shows, a word of 5 characters or more may also stand
   // for a title word one edit away, and what that finds is ranked after. An empty query finds
-  // nothing and a too long one is not run (SearchPage::too_long). Bounded: at most
-  // k_search_candidates shows and as many episodes are ranked, under a statement timeout.
-  SearchPage search(const SearchRequest& request);
+  // nothing and a too long one is not run (model::SearchPage::too_long). Bounded: at most
+  // model::k_search_candidates shows and as many episodes are ranked, under a statement timeout.
+  model::SearchPage search(const model::SearchRequest& request);
   // The search page `page` (from 1) of `query`: search() for that page's results; nullopt for a
   // page past the last.
-  std::optional<SearchPage> load_search_page(const std::string& query, std::int64_t page);
+  std::optional<model::SearchPage> load_search_page(const std::string& query, std::int64_t page);
   // Rewrite the search index of every show and episode from its stored text, in batches of
   // `batch` rows, each its own transaction (search answers meanwhile); `progress` is called
   // after each batch with the rows done and the rows in all. Then vacuums the tables rewritten.

@@ -42,7 +42,7 @@ TestOptions options_for(const fs::path& out_dir) {
 }
 
 // The page models of `shows` (render/page_fixture.hpp), written by a SiteWriter.
-Summary render_site(std::vector<store::StoredShow> shows, const TestOptions& options) {
+Summary render_site(std::vector<model::StoredShow> shows, const TestOptions& options) {
   const Directory directory = directory_of(std::move(shows));
   SiteWriter writer(options.site, options.out_dir, options.now);
   writer.write_home(directory.home);
@@ -230,7 +230,7 @@ TEST_F(RenderedSite, WritesOneOpmlFilePerShowAndLinksIt) {
 TEST(RenderSite, GivesByteIdenticalOutputForTheSameInput) {
   const testing::TempDir first;
   const testing::TempDir second;
-  std::vector<store::StoredShow> shows = all_shows();
+  std::vector<model::StoredShow> shows = all_shows();
   render_site(shows, options_for(first.path()));
   std::swap(shows.front(), shows.back()); // input order must not matter either
   render_site(shows, options_for(second.path()));
@@ -245,11 +245,11 @@ TEST(RenderSite, RewritesOnlyThePagesWhoseContentChanged) {
   render_site({hello_world_tech()}, options);
   const fs::path show_page = dir.path() / "en" / "podcasts" / "hello-world-tech" / "index.html";
   const fs::path episode_page = dir.path() / "en" / "podcasts" / "hello-world-tech" /
-                                hello_world_tech().episode_slugs.front() / "index.html";
+                                hello_world_tech().episodes.front().slug / "index.html";
   const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(24 * 365);
   fs::last_write_time(show_page, long_ago);
   fs::last_write_time(episode_page, long_ago);
-  store::StoredShow changed = hello_world_tech();
+  model::StoredShow changed = hello_world_tech();
   changed.show.title = "Hello World Tech, renamed";
   render_site({changed}, options);
   EXPECT_GT(fs::last_write_time(show_page), long_ago); // its title changed
@@ -297,7 +297,7 @@ TEST(RenderSite, AFailedRenderLeavesThePreviousSiteAsItWas) {
   const auto options = options_for(dir.path());
   render_site({hello_world_tech()}, options);
   const auto before = snapshot(dir.path());
-  store::StoredShow changed = hello_world_tech();
+  model::StoredShow changed = hello_world_tech();
   changed.show.title = "Hello World Tech, renamed";
   {
     const FileSizeLimit full(4096);

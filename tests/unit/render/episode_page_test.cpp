@@ -86,7 +86,7 @@ TEST_F(RenderEpisodePage, ExpiresWhenItsPublicationPhraseChanges) {
   SiteOptions options = site_options();
   options.max_page_lifetime = 30 * k_day;
   Renderer renderer(options);
-  const store::EpisodePage model = store::episode_page_of(whole_show("hello-world-tech"), 0);
+  const model::EpisodePage model = model::episode_page_of(whole_show("hello-world-tech"), 0);
   const RenderedPage page = renderer.episode_page(model, "en", k_now);
   EXPECT_NE(page.html.find(">5 weeks ago</time>"), std::string::npos);
   EXPECT_EQ(page.expires_at, k_now + 7 * k_day);

@@ -13,8 +13,8 @@ class RenderListPage : public PageTest {
 protected:
   // Page `page` of a list of `total` shows of the Technology category, holding only Hello
   // World Tech: a list page shows the entries its model holds.
-  store::ShowListPage technology_page(std::int64_t page, std::int64_t total) const {
-    store::ShowListPage list = list_of(store::ListKind::category, "technology");
+  model::ShowListPage technology_page(std::int64_t page, std::int64_t total) const {
+    model::ShowListPage list = list_of(model::ListKind::category, "technology");
     list.page = page;
     list.total = total;
     std::erase_if(list.shows, [](const auto& show) { return show.slug != "hello-world-tech"; });
@@ -23,14 +23,14 @@ protected:
 };
 
 TEST_F(RenderListPage, HeadsACategoryWithItsLocalizedName) {
-  EXPECT_NE(list(store::ListKind::category, "technology", "ar")
+  EXPECT_NE(list(model::ListKind::category, "technology", "ar")
                 .find("<h1>البودكاست في تصنيف <bdi lang=\"ar\">تقنية</bdi></h1>"),
             std::string::npos);
 }
 
 TEST_F(RenderListPage, ShowsEachShowsCoverArtSmall) {
   const std::string prefix = std::string("art/") + k_art_hash + "-";
-  const std::string html = list(store::ListKind::category, "technology", "en");
+  const std::string html = list(model::ListKind::category, "technology", "en");
   EXPECT_NE(html.find("src=\"../../../" + prefix + "160.webp\" srcset=\""), std::string::npos)
       << html;
   EXPECT_NE(html.find("sizes=\"64px\" width=\"160\" height=\"160\""), std::string::npos);
@@ -39,8 +39,8 @@ TEST_F(RenderListPage, ShowsEachShowsCoverArtSmall) {
 // A language page lists the shows of every region of its language, each labelled with its
 // region in the reader's language.
 TEST_F(RenderListPage, LabelsEachShowOfALanguageWithItsRegion) {
-  store::ShowListPage arabic_shows;
-  arabic_shows.kind = store::ListKind::language;
+  model::ShowListPage arabic_shows;
+  arabic_shows.kind = model::ListKind::language;
   arabic_shows.language = {"ar", 2};
   arabic_shows.total = 2;
   arabic_shows.shows = {{"cairo", "Cairo Nights", "", "ar-EG", 3, std::nullopt},
@@ -111,7 +111,7 @@ TEST_F(RenderListPage, FirstPageLinksOnlyTheNext) {
 
 // A language page counts its shows with the locale's plurals and pages as a category does.
 TEST_F(RenderListPage, CountsAndPagesALanguagesShows) {
-  store::ShowListPage second = list_of(store::ListKind::language, "en");
+  model::ShowListPage second = list_of(model::ListKind::language, "en");
   second.page = 2;
   second.total = 102;
   const std::string arabic = m_renderer.list_page(second, "ar", k_now).html;
@@ -120,7 +120,7 @@ TEST_F(RenderListPage, CountsAndPagesALanguagesShows) {
                         "href=\"https://podcasts.example/ar/languages/en/page/2/\">"),
             std::string::npos);
   EXPECT_NE(arabic.find("<a href=\"../../\" rel=\"prev\">"), std::string::npos);
-  const std::string english = list(store::ListKind::language, "en", "en");
+  const std::string english = list(model::ListKind::language, "en", "en");
   EXPECT_NE(english.find("<p class=\"meta\">1 podcast</p>"), std::string::npos);
   EXPECT_NE(english.find("<h1>Podcasts in <bdi lang=\"en\">English</bdi></h1>"), std::string::npos);
 }

@@ -27,7 +27,7 @@ TEST_F(RenderOpml, NamesTheShowsFeedAndWebsite) {
 }
 
 TEST_F(RenderOpml, EscapesTheFeedsTextAndLeavesOutWhatIsNotHttp) {
-  store::StoredShow stored = hostile_show();
+  model::StoredShow stored = hostile_show();
   stored.feed_url = "https://feeds.example/a.xml?x=1&y=\"2\"";
   const std::string opml = m_renderer.show_opml(stored);
   EXPECT_NE(opml.find("<title>&lt;script&gt;alert(1)&lt;/script&gt; Show</title>"),
@@ -45,7 +45,7 @@ TEST_F(RenderOpml, EscapesTheFeedsTextAndLeavesOutWhatIsNotHttp) {
 
 // Without an http(s) feed URL there is nothing to subscribe to: no OPML file, no link to one.
 TEST_F(RenderOpml, IsEmptyWithoutAnHttpFeedUrl) {
-  store::StoredShow stored = hello_world_tech();
+  model::StoredShow stored = hello_world_tech();
   for (const char* url : {"", "javascript:alert(1)", "ftp://feeds.example/hello.xml"}) {
     stored.feed_url = url;
     EXPECT_EQ(m_renderer.show_opml(stored), "") << url;

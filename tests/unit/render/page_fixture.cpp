@@ -38,27 +38,23 @@ std::string lower(std::string text) {
 }
 
 // The list entries of `members`, in the store's list order: by title, then slug.
-std::vector<store::ShowSummary> summaries(std::vector<const store::StoredShow*> members) {
+std::vector<model::ShowSummary> summaries(std::vector<const model::StoredShow*> members) {
   std::sort(members.begin(), members.end(), [](const auto* a, const auto* b) {
     return std::tie(a->show.title, a->slug) < std::tie(b->show.title, b->slug);
   });
-  std::vector<store::ShowSummary> list;
+  std::vector<model::ShowSummary> list;
   for (const auto* show : members) {
     list.push_back({show->slug, show->show.title, show->show.author, show->show.language,
-                    static_cast<std::int64_t>(show->show.episodes.size()), show->artwork});
+                    static_cast<std::int64_t>(show->episodes.size()), show->artwork});
   }
   return list;
 }
 
 // The show as its pages are rendered: its episodes beside it, its categories as entries.
-store::ShowPages whole_show_of(const store::StoredShow& show,
-                               const std::map<std::string, store::CategoryEntry>& categories) {
-  store::ShowPages pages;
+model::WholeShow whole_show_of(const model::StoredShow& show,
+                               const std::map<std::string, model::CategoryEntry>& categories) {
+  model::WholeShow pages;
   pages.show = show;
-  pages.episodes = std::move(pages.show.show.episodes);
-  pages.episode_slugs = std::move(pages.show.episode_slugs);
-  pages.show.show.episodes.clear();
-  pages.show.episode_slugs.clear();
   for (const auto& name : show.show.categories) {
     pages.categories.push_back(categories.at(l10n::slugify(name)));
   }
@@ -71,8 +67,8 @@ std::string file_in_locale(const std::string& locale, const std::string& path) {
 
 } // namespace
 
-store::StoredArtwork hello_artwork() {
-  store::StoredArtwork artwork;
+model::StoredArtwork hello_artwork() {
+  model::StoredArtwork artwork;
   artwork.content_hash = k_art_hash;
   artwork.width = 3000;
   artwork.height = 3000;
@@ -86,7 +82,7 @@ const fs::path& art_folder() {
   static const testing::TempDir folder;
   static const bool made = [] {
     for (const auto& rendition : hello_artwork().renditions) {
-      testing::write_file(folder.path() / store::art_file_name(k_art_hash, rendition.width),
+      testing::write_file(folder.path() / model::art_file_name(k_art_hash, rendition.width),
                           "RIFF" + std::to_string(rendition.width));
     }
     return true;
@@ -95,8 +91,8 @@ const fs::path& art_folder() {
   return folder.path();
 }
 
-store::StoredShow hello_world_tech() {
-  store::StoredShow stored;
+model::StoredShow hello_world_tech() {
+  model::StoredShow stored;
   stored.slug = "hello-world-tech";
   stored.feed_url = "https://feeds.example/hello.xml";
   stored.added_at = k_four_years_ago;
@@ -111,10 +107,10 @@ store::StoredShow hello_world_tech() {
   stored.show.image = "https://images.example/hello.jpg";
   stored.artwork = hello_artwork();
   for (int i = 0; i < 83; ++i) {
-    stored.show.episodes.push_back(make_episode(83 - i, k_now - 35 * k_day - i * 17 * k_day));
-    stored.episode_slugs.push_back("episode-" + std::to_string(83 - i));
+    stored.episodes.push_back({make_episode(83 - i, k_now - 35 * k_day - i * 17 * k_day),
+                               "episode-" + std::to_string(83 - i), std::nullopt});
   }
-  feed::Episode& newest = stored.show.episodes.front();
+  feed::Episode& newest = stored.episodes.front().episode;
   newest.season = 2;
   newest.episode = 83;
   newest.transcripts = {{"https://cdn.example/e83.vtt", "text/vtt"},
@@ -124,8 +120,8 @@ store::StoredShow hello_world_tech() {
   return stored;
 }
 
-store::StoredShow hostile_show() {
-  store::StoredShow stored;
+model::StoredShow hostile_show() {
+  model::StoredShow stored;
   stored.slug = "script-show";
   stored.added_at = k_now - 3 * k_day;
   stored.show.title = "<script>alert(1)</script> Show";
@@ -136,13 +132,12 @@ store::StoredShow hostile_show() {
   episode.link = "javascript:alert(3)";
   episode.transcripts = {{"javascript:alert(4)", "text/html"}};
   episode.chapters_url = "javascript:alert(5)";
-  stored.show.episodes.push_back(episode);
-  stored.episode_slugs.push_back("first");
+  stored.episodes.push_back({episode, "first", std::nullopt});
   return stored;
 }
 
-store::StoredShow arabic_show() {
-  store::StoredShow stored;
+model::StoredShow arabic_show() {
+  model::StoredShow stored;
   stored.slug = "mrhba";
   stored.added_at = k_now - 400 * k_day;
   stored.show.title = "مرحبا بالعالم";
@@ -152,14 +147,14 @@ store::StoredShow arabic_show() {
   return stored;
 }
 
-store::StoredShow inactive_show() {
-  store::StoredShow stored = arabic_show();
+model::StoredShow inactive_show() {
+  model::StoredShow stored = arabic_show();
   stored.slug = "gone-show";
   stored.active = false;
   return stored;
 }
 
-std::vector<store::StoredShow> all_shows() {
+std::vector<model::StoredShow> all_shows() {
   return {hello_world_tech(), hostile_show(), arabic_show(), inactive_show()};
 }
 
@@ -174,26 +169,26 @@ SiteOptions site_options() {
   return options;
 }
 
-Directory directory_of(std::vector<store::StoredShow> shows) {
+Directory directory_of(std::vector<model::StoredShow> shows) {
   std::erase_if(shows, [](const auto& s) { return !s.active || s.show.title.empty(); });
   std::sort(shows.begin(), shows.end(),
             [](const auto& a, const auto& b) { return a.slug < b.slug; });
   Directory directory;
-  store::HomePage& home = directory.home;
+  model::HomePage& home = directory.home;
   home.show_count = static_cast<std::int64_t>(shows.size());
-  std::map<std::string, std::vector<const store::StoredShow*>> by_category;
-  std::map<std::string, store::CategoryEntry> categories;
-  std::map<std::string, std::vector<const store::StoredShow*>> by_language;
+  std::map<std::string, std::vector<const model::StoredShow*>> by_category;
+  std::map<std::string, model::CategoryEntry> categories;
+  std::map<std::string, std::vector<const model::StoredShow*>> by_language;
   for (const auto& show : shows) {
-    for (std::size_t i = 0; i < show.show.episodes.size(); ++i) {
-      if (show.show.episodes[i].published) {
-        home.latest.push_back({show.slug, show.show.title, show.show.language,
-                               show.episode_slugs[i], show.show.episodes[i]});
+    for (const auto& stored : show.episodes) {
+      if (stored.episode.published) {
+        home.latest.push_back(
+            {show.slug, show.show.title, show.show.language, stored.slug, stored.episode});
       }
     }
     for (const auto& name : show.show.categories) {
       const std::string slug = l10n::slugify(name);
-      categories.try_emplace(slug, store::CategoryEntry{slug, name, show.show.language, 0});
+      categories.try_emplace(slug, model::CategoryEntry{slug, name, show.show.language, 0});
       by_category[slug].push_back(&show);
     }
     if (!show.show.language.empty()) {
@@ -203,11 +198,11 @@ Directory directory_of(std::vector<store::StoredShow> shows) {
   std::stable_sort(home.latest.begin(), home.latest.end(), [](const auto& a, const auto& b) {
     return *a.episode.published > *b.episode.published;
   });
-  home.latest.resize(std::min<std::size_t>(home.latest.size(), store::k_latest_episodes));
+  home.latest.resize(std::min<std::size_t>(home.latest.size(), model::k_latest_episodes));
   for (auto& [slug, category] : categories) {
     category.show_count = static_cast<std::int64_t>(by_category[slug].size());
     home.categories.push_back(category);
-    store::ShowListPage list;
+    model::ShowListPage list;
     list.category = category;
     list.total = category.show_count;
     list.shows = summaries(by_category[slug]);
@@ -215,8 +210,8 @@ Directory directory_of(std::vector<store::StoredShow> shows) {
   }
   for (const auto& [tag, members] : by_language) {
     home.languages.push_back({tag, static_cast<std::int64_t>(members.size())});
-    store::ShowListPage list;
-    list.kind = store::ListKind::language;
+    model::ShowListPage list;
+    list.kind = model::ListKind::language;
     list.language = home.languages.back();
     list.total = list.language.show_count;
     list.shows = summaries(members);
@@ -249,15 +244,15 @@ std::map<std::string, std::string> every_file(Renderer& renderer, const Director
     }
     for (const auto& show : directory.shows) {
       const std::string& slug = show.show.slug;
-      const auto pages = store::page_count(static_cast<std::int64_t>(show.episodes.size()),
-                                           store::k_episodes_per_page);
+      const auto pages = model::page_count(static_cast<std::int64_t>(show.show.episodes.size()),
+                                           model::k_episodes_per_page);
       for (std::int64_t page = 1; page <= pages; ++page) {
         files[file_in_locale(locale, show_path(slug, page))] =
-            renderer.show_page(store::show_page_of(show, page), locale, now).html;
+            renderer.show_page(model::show_page_of(show, page), locale, now).html;
       }
-      for (std::size_t i = 0; i < show.episodes.size(); ++i) {
-        files[file_in_locale(locale, episode_path(slug, show.episode_slugs[i]))] =
-            renderer.episode_page(store::episode_page_of(show, i), locale, now).html;
+      for (std::size_t i = 0; i < show.show.episodes.size(); ++i) {
+        files[file_in_locale(locale, episode_path(slug, show.show.episodes[i].slug))] =
+            renderer.episode_page(model::episode_page_of(show, i), locale, now).html;
       }
     }
   }
@@ -274,7 +269,7 @@ std::string json_ld_of(const std::string& html) {
   return html.substr(start + open.size(), end - start - open.size());
 }
 
-const store::ShowPages& PageTest::whole_show(std::string_view slug) const {
+const model::WholeShow& PageTest::whole_show(std::string_view slug) const {
   for (const auto& show : m_directory.shows) {
     if (show.show.slug == slug) {
       return show;
@@ -283,10 +278,10 @@ const store::ShowPages& PageTest::whole_show(std::string_view slug) const {
   throw std::out_of_range("no show " + std::string(slug));
 }
 
-const store::ShowListPage& PageTest::list_of(store::ListKind kind, std::string_view slug) const {
+const model::ShowListPage& PageTest::list_of(model::ListKind kind, std::string_view slug) const {
   for (const auto& list : m_directory.lists) {
     const std::string& name =
-        kind == store::ListKind::category ? list.category.slug : list.language.tag;
+        kind == model::ListKind::category ? list.category.slug : list.language.tag;
     if (list.kind == kind && name == slug) {
       return list;
     }
@@ -298,23 +293,25 @@ std::string PageTest::home(std::string_view locale) {
   return m_renderer.home_page(m_directory.home, locale, k_now).html;
 }
 
-std::string PageTest::list(store::ListKind kind, std::string_view slug, std::string_view locale) {
+std::string PageTest::list(model::ListKind kind, std::string_view slug, std::string_view locale) {
   return m_renderer.list_page(list_of(kind, slug), locale, k_now).html;
 }
 
 std::string PageTest::show(std::string_view slug, std::string_view locale, std::int64_t page) {
-  return m_renderer.show_page(store::show_page_of(whole_show(slug), page), locale, k_now).html;
+  return m_renderer.show_page(model::show_page_of(whole_show(slug), page), locale, k_now).html;
 }
 
 std::string PageTest::episode(std::string_view slug, std::string_view episode_slug,
                               std::string_view locale) {
-  const store::ShowPages& show = whole_show(slug);
-  const auto at = std::find(show.episode_slugs.begin(), show.episode_slugs.end(), episode_slug);
-  if (at == show.episode_slugs.end()) {
+  const model::WholeShow& show = whole_show(slug);
+  const auto& episodes = show.show.episodes;
+  const auto at = std::find_if(episodes.begin(), episodes.end(),
+                               [&](const auto& stored) { return stored.slug == episode_slug; });
+  if (at == episodes.end()) {
     throw std::out_of_range("no episode " + std::string(episode_slug));
   }
-  const auto index = static_cast<std::size_t>(at - show.episode_slugs.begin());
-  return m_renderer.episode_page(store::episode_page_of(show, index), locale, k_now).html;
+  const auto index = static_cast<std::size_t>(at - episodes.begin());
+  return m_renderer.episode_page(model::episode_page_of(show, index), locale, k_now).html;
 }
 
 } // namespace podcrawl::render

@@ -16,7 +16,7 @@ namespace podcrawl::render {
 namespace {
 
 namespace fs = std::filesystem;
-using store::FetchKind;
+using model::FetchKind;
 
 const fs::path k_source_dir = podcrawl::core::source_dir();
 const fs::path k_golden_dir = k_source_dir / "tests" / "unit" / "render" / "golden";
@@ -124,8 +124,8 @@ TEST(ReportCharts, TextIsEscaped) {
   EXPECT_NE(svg.find("a&lt;b&gt;&amp;"), std::string::npos);
 }
 
-store::CrawlReport model() {
-  store::CrawlReport report;
+model::CrawlReport model() {
+  model::CrawlReport report;
   report.now = k_now;
   report.days = 3;
   report.since = k_now - k_now % k_day - 2 * k_day;
@@ -136,7 +136,7 @@ store::CrawlReport model() {
   report.stats.feeds_removed = 1;
   report.stats.shows = 1180;
   report.stats.episodes = 98765;
-  store::CrawlRunStats run;
+  model::CrawlRunStats run;
   run.started_at = k_now - 7200;
   run.finished_at = k_now - 7000;
   run.fetched = 250;
@@ -147,14 +147,14 @@ store::CrawlReport model() {
   report.runs = 12;
   report.overdue = 7;
   for (int d = 0; d < 3; ++d) {
-    store::CrawlFigures figures;
+    model::CrawlFigures figures;
     figures.outcomes[static_cast<std::size_t>(FetchKind::ok)] = 100 + d;
     figures.outcomes[static_cast<std::size_t>(FetchKind::not_modified)] = 900;
     figures.outcomes[static_cast<std::size_t>(FetchKind::server_error)] = 10 * d;
     figures.new_episodes = 50 * d;
     figures.latency[20] = 1000;
     report.by_day.emplace_back(report.since + d * k_day, figures);
-    for (std::size_t i = 0; i < store::k_fetch_kinds; ++i) {
+    for (std::size_t i = 0; i < model::k_fetch_kinds; ++i) {
       report.total.outcomes[i] += figures.outcomes[i];
     }
     report.total.new_episodes += figures.new_episodes;
@@ -162,7 +162,7 @@ store::CrawlReport model() {
   }
   report.median_seconds = 0.3;
   report.slow_seconds = 0.9;
-  store::HostFigures host{"feeds.example.com", report.total, 0.3, 0.9};
+  model::HostFigures host{"feeds.example.com", report.total, 0.3, 0.9};
   report.hosts.push_back(host);
   report.failing_feeds.push_back({"https://bad.example/feed?a=1&b=<x>", 500,
                                   "HTTP 500 <script>alert(1)</script>", k_now - 3600,

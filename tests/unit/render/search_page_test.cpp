@@ -14,19 +14,20 @@ class RenderSearchPage : public PageTest {};
 // A page of search results: shows, one with a matching episode under it, the words isolated
 // and escaped, every link (pages, locales) carrying the words, nothing for crawlers to index.
 TEST_F(RenderSearchPage, ListsShowsWithTheirEpisodesAndKeepsTheWordsInEveryLink) {
-  const store::StoredShow show = hello_world_tech();
-  store::SearchPage results;
+  const model::StoredShow show = hello_world_tech();
+  model::SearchPage results;
   results.query = "compilers <b>";
   results.page = 2;
   results.total = 45;
-  const store::ShowSummary summary{show.slug, show.show.title, show.show.author, "en",
+  const model::ShowSummary summary{show.slug, show.show.title, show.show.author, "en",
                                    83,        std::nullopt};
   results.results.push_back({summary, true, false, {}});
-  results.results.push_back({summary,
-                             false,
-                             false,
-                             {store::EpisodeEntry{show.slug, show.show.title, "en",
-                                                  show.episode_slugs[3], show.show.episodes[3]}}});
+  results.results.push_back(
+      {summary,
+       false,
+       false,
+       {model::EpisodeEntry{show.slug, show.show.title, "en", show.episodes[3].slug,
+                            show.episodes[3].episode}}});
   const std::string html = m_renderer.search_page(results, "ar", k_now).html;
   EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"ar\" dir=\"rtl\">", 0), 0U);
   EXPECT_NE(html.find("<meta name=\"robots\" content=\"noindex\">"), std::string::npos);
@@ -64,20 +65,20 @@ TEST_F(RenderSearchPage, ListsShowsWithTheirEpisodesAndKeepsTheWordsInEveryLink)
 }
 
 TEST_F(RenderSearchPage, AnEmptyOrTooLongQueryGetsAPageThatAsksForWords) {
-  store::SearchPage empty;
+  model::SearchPage empty;
   const std::string asking = m_renderer.search_page(empty, "en", k_now).html;
   EXPECT_NE(asking.find("<h1>Search</h1>"), std::string::npos);
   EXPECT_NE(asking.find("<p>Type a few words to search"), std::string::npos);
   EXPECT_EQ(asking.find("class=\"pagination\""), std::string::npos);
 
-  store::SearchPage long_query;
+  model::SearchPage long_query;
   long_query.query = std::string(300, 'x');
   long_query.too_long = true;
   const std::string shorten = m_renderer.search_page(long_query, "en", k_now).html;
   EXPECT_NE(shorten.find("at most 200 characters long"), std::string::npos);
   EXPECT_EQ(shorten.find("?q=xxx"), std::string::npos);
 
-  store::SearchPage nothing;
+  model::SearchPage nothing;
   nothing.query = "zzzz";
   const std::string none = m_renderer.search_page(nothing, "en", k_now).html;
   EXPECT_NE(none.find("Nothing in the directory matches"), std::string::npos);

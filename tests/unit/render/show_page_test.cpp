@@ -179,7 +179,7 @@ TEST_F(RenderShowPage, CarriesOpenGraphProperties) {
 // The hostile show's one episode is two hours old: "2 hours ago" reads "3 hours ago" an hour
 // from now, long before the show's "3 days ago" or the day a page lives at most.
 TEST_F(RenderShowPage, ExpiresWhenItsFirstRelativePhraseChanges) {
-  const store::ShowPage model = store::show_page_of(whole_show("script-show"), 1);
+  const model::ShowPage model = model::show_page_of(whole_show("script-show"), 1);
   const RenderedPage page = m_renderer.show_page(model, "en", k_now);
   EXPECT_NE(page.html.find(">2 hours ago</time>"), std::string::npos);
   EXPECT_EQ(page.expires_at, k_now + 3600);
@@ -195,7 +195,7 @@ TEST_F(RenderShowPage, ExpiresNoLaterThanTheLongestPageLifetime) {
   options.max_page_lifetime = 3600;
   Renderer renderer(options);
   for (const char* slug : {"hello-world-tech", "mrhba"}) {
-    const store::ShowPage model = store::show_page_of(whole_show(slug), 1);
+    const model::ShowPage model = model::show_page_of(whole_show(slug), 1);
     EXPECT_EQ(renderer.show_page(model, "ar", k_now).expires_at, k_now + 3600) << slug;
     EXPECT_EQ(m_renderer.show_page(model, "ar", k_now).expires_at, k_now + Renderer::k_max_lifetime)
         << slug;
@@ -203,7 +203,7 @@ TEST_F(RenderShowPage, ExpiresNoLaterThanTheLongestPageLifetime) {
   // The two-hour-old episode's phrase changes in an hour, after a lifetime of ten minutes.
   options.max_page_lifetime = 600;
   Renderer short_lived(options);
-  EXPECT_EQ(short_lived.show_page(store::show_page_of(whole_show("script-show"), 1), "en", k_now)
+  EXPECT_EQ(short_lived.show_page(model::show_page_of(whole_show("script-show"), 1), "en", k_now)
                 .expires_at,
             k_now + 600);
 }

@@ -1,4 +1,4 @@
-#include "podcrawl/store/pages.hpp"
+#include "podcrawl/model/pages.hpp"
 
 #include <gtest/gtest.h>
 
@@ -41,7 +41,7 @@ protected:
   int m_feeds = 0;
 };
 
-std::vector<std::string> titles_of(const ShowListPage& list) {
+std::vector<std::string> titles_of(const model::ShowListPage& list) {
   std::vector<std::string> titles;
   for (const auto& show : list.shows) {
     titles.push_back(show.title);
@@ -97,7 +97,7 @@ TEST_F(PagesTest, SpellingsWithOneSlugAreOneCategoryNamedAsFirstStored) {
 TEST_F(PagesTest, AShowListsEachOfItsCategorySlugsOnceWhereTheFeedFirstNamesIt) {
   stored_show("Alpha", "en", {"Tech News"});
   const std::string slug = stored_show("Beta", "en", {"Zeta", "tech news", "Arts", "TECH NEWS"});
-  const auto names_of = [](const std::vector<CategoryEntry>& categories) {
+  const auto names_of = [](const std::vector<model::CategoryEntry>& categories) {
     std::vector<std::string> names;
     for (const auto& category : categories) {
       names.push_back(category.slug + "=" + category.name);
@@ -158,9 +158,9 @@ TEST_F(PagesTest, ShowsStoredBeforeLanguageGroupsGetTheirsFromMigrate) {
 TEST_F(PagesTest, TheHomePageCountsShowsCategoriesAndLanguagesAndListsTheNewestEpisodes) {
   stored_show("Alpha", "en", {"News", "Technology"}, 15);
   stored_show("Beta", "ar", {"News"}, 15);
-  const HomePage home = pages().load_home_page();
+  const model::HomePage home = pages().load_home_page();
   EXPECT_EQ(home.show_count, 2);
-  ASSERT_EQ(home.latest.size(), static_cast<std::size_t>(k_latest_episodes));
+  ASSERT_EQ(home.latest.size(), static_cast<std::size_t>(model::k_latest_episodes));
   for (std::size_t i = 1; i < home.latest.size(); ++i) {
     EXPECT_GE(home.latest[i - 1].episode.published.value(),
               home.latest[i].episode.published.value());
@@ -177,24 +177,24 @@ TEST_F(PagesTest, TheHomePageCountsShowsCategoriesAndLanguagesAndListsTheNewestE
 TEST_F(PagesTest, AShowPageHoldsOnePageOfEpisodesAndEqualsTheSameSliceOfTheWholeShow) {
   const std::string slug = stored_show("Long", "en", {"News", "Arts"}, 120);
   const auto whole = pages().load_show_batch("", 1).at(0);
-  ASSERT_EQ(whole.episodes.size(), 120u);
+  ASSERT_EQ(whole.show.episodes.size(), 120u);
   for (std::int64_t page = 1; page <= 3; ++page) {
     const auto loaded = pages().load_show_page(slug, page);
     ASSERT_TRUE(loaded.has_value()) << page;
-    const ShowPage sliced = show_page_of(whole, page);
+    const model::ShowPage sliced = model::show_page_of(whole, page);
     EXPECT_EQ(loaded->episode_count, 120);
-    EXPECT_EQ(loaded->show.episode_slugs, sliced.show.episode_slugs) << page;
-    EXPECT_EQ(episode_keys(loaded->show.show.episodes), episode_keys(sliced.show.show.episodes))
+    EXPECT_EQ(slugs_of(loaded->show), slugs_of(sliced.show)) << page;
+    EXPECT_EQ(episode_keys(episodes_of(loaded->show)), episode_keys(episodes_of(sliced.show)))
         << page;
     ASSERT_EQ(loaded->categories.size(), 2u);
     EXPECT_EQ(loaded->categories[1].name, "Arts");
   }
-  EXPECT_EQ(pages().load_show_page(slug, 3)->show.show.episodes.size(), 20u);
+  EXPECT_EQ(pages().load_show_page(slug, 3)->show.episodes.size(), 20u);
   EXPECT_FALSE(pages().load_show_page(slug, 4).has_value());
-  const auto episode = pages().load_episode_page(slug, whole.episode_slugs[7]);
+  const auto episode = pages().load_episode_page(slug, slugs_of(whole.show)[7]);
   ASSERT_TRUE(episode.has_value());
-  EXPECT_EQ(episode_keys(episode->show.show.episodes),
-            episode_keys(episode_page_of(whole, 7).show.show.episodes));
+  EXPECT_EQ(episode_keys(episodes_of(episode->show)),
+            episode_keys(episodes_of(model::episode_page_of(whole, 7).show)));
   EXPECT_FALSE(pages().load_episode_page(slug, "no-such-episode").has_value());
 }
 
@@ -216,8 +216,8 @@ TEST_F(PagesTest, OneShowLoadsAsInABatch) {
   const auto batch = pages().load_show_batch("", 10);
   ASSERT_EQ(batch.size(), 1u);
   EXPECT_EQ(one->show.slug, batch[0].show.slug);
-  EXPECT_EQ(one->episode_slugs, batch[0].episode_slugs);
-  EXPECT_EQ(episode_keys(one->episodes), episode_keys(batch[0].episodes));
+  EXPECT_EQ(slugs_of(one->show), slugs_of(batch[0].show));
+  EXPECT_EQ(episode_keys(episodes_of(one->show)), episode_keys(episodes_of(batch[0].show)));
   ASSERT_EQ(one->categories.size(), 1u);
   EXPECT_FALSE(pages().load_show_pages("no-such-show").has_value());
 }
@@ -252,7 +252,8 @@ TEST_F(PagesTest, SearchPagesListEachShowOnceWithItsEpisodesTwentyAPage) {
       EXPECT_NE(result.show.slug, removed);
       if (result.show.slug == garden) {
         EXPECT_EQ(result.show.episode_count, 25);
-        ASSERT_EQ(result.episodes.size(), static_cast<std::size_t>(k_search_episodes_per_show));
+        ASSERT_EQ(result.episodes.size(),
+                  static_cast<std::size_t>(model::k_search_episodes_per_show));
         for (const auto& entry : result.episodes) {
           EXPECT_EQ(entry.show_slug, garden);
           EXPECT_TRUE(entry.episode.title.starts_with("Gardening weekly "));
@@ -311,7 +312,7 @@ TEST_F(PagesTest, ShowsLoadBySlugsLeavingOutThoseNotListed) {
   std::set<std::string> slugs{batch[0].show.slug, batch[1].show.slug};
   EXPECT_EQ(slugs, (std::set<std::string>{first, second}));
   for (const auto& show : batch) {
-    EXPECT_EQ(show.episodes.size(), show.show.slug == first ? 2u : 1u);
+    EXPECT_EQ(show.show.episodes.size(), show.show.slug == first ? 2u : 1u);
     EXPECT_EQ(show.categories.size(), 1u);
   }
   EXPECT_TRUE(pages().load_show_pages(std::vector<std::string>{}).empty());

@@ -57,18 +57,18 @@ protected:
   }
 
   // The shows search() finds for `query`, in `language` (all when empty).
-  std::vector<SearchResult> found(const std::string& query, const std::string& language = "",
-                                  std::int64_t limit = 10) {
+  std::vector<model::SearchResult> found(const std::string& query, const std::string& language = "",
+                                         std::int64_t limit = 10) {
     return directory_search().search({query, language, 0, limit}).results;
   }
 
-  static bool has_show(const std::vector<SearchResult>& results, const std::string& slug) {
+  static bool has_show(const std::vector<model::SearchResult>& results, const std::string& slug) {
     return std::any_of(results.begin(), results.end(),
-                       [&](const SearchResult& result) { return result.show.slug == slug; });
+                       [&](const model::SearchResult& result) { return result.show.slug == slug; });
   }
 
   // The titles of the episodes listed under `slug` in the results.
-  static std::vector<std::string> episode_titles(const std::vector<SearchResult>& results,
+  static std::vector<std::string> episode_titles(const std::vector<model::SearchResult>& results,
                                                  const std::string& slug) {
     std::vector<std::string> titles;
     for (const auto& result : results) {

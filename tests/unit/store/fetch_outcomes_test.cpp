@@ -30,10 +30,10 @@ feed::Show three_episode_show(const std::string& title) {
 }
 
 // Episode slugs of the stored show by guid.
-std::map<std::string, std::string> slugs_by_guid(const StoredShow& stored) {
+std::map<std::string, std::string> slugs_by_guid(const model::StoredShow& stored) {
   std::map<std::string, std::string> slugs;
-  for (std::size_t i = 0; i < stored.show.episodes.size(); ++i) {
-    slugs[stored.show.episodes[i].guid] = stored.episode_slugs.at(i);
+  for (std::size_t i = 0; i < stored.episodes.size(); ++i) {
+    slugs[stored.episodes[i].episode.guid] = slugs_of(stored).at(i);
   }
   return slugs;
 }
@@ -68,10 +68,10 @@ TEST_F(SaveTest, NamespaceFieldsRoundTripAndReadAsTables) {
   ASSERT_TRUE(stored.has_value());
   EXPECT_EQ(stored->show.itunes, s.itunes);
   EXPECT_EQ(stored->show.podcast, s.podcast);
-  ASSERT_EQ(stored->show.episodes.size(), 3u);
-  EXPECT_EQ(stored->show.episodes[0].itunes, first.itunes);
-  EXPECT_EQ(stored->show.episodes[0].podcast, first.podcast);
-  EXPECT_EQ(stored->show.episodes[1].podcast, feed::PodcastEpisode{});
+  ASSERT_EQ(stored->episodes.size(), 3u);
+  EXPECT_EQ(stored->episodes[0].episode.itunes, first.itunes);
+  EXPECT_EQ(stored->episodes[0].episode.podcast, first.podcast);
+  EXPECT_EQ(stored->episodes[1].episode.podcast, feed::PodcastEpisode{});
 
   pqxx::connection connection(url());
   pqxx::read_transaction txn(connection);
@@ -149,8 +149,8 @@ TEST_F(SaveTest, AnEpisodeThatVanishesIsKeptAsRemovedAndReturnsWhenListedAgain) 
   EXPECT_EQ(stats.episodes, 2);
   EXPECT_EQ(stats.removed_episodes, 1);
   const auto stored = pages().load_show("https://a.example/feed").value();
-  ASSERT_EQ(stored.show.episodes.size(), 2u);
-  for (const auto& e : stored.show.episodes) {
+  ASSERT_EQ(stored.episodes.size(), 2u);
+  for (const auto& e : episodes_of(stored)) {
     EXPECT_NE(e.guid, "g2");
   }
 
@@ -233,8 +233,8 @@ TEST_F(SaveTest, TwoShowsMayUseTheSameEpisodeSlugs) {
   const auto b = listed_feed("https://b.example/feed");
   outcomes().record_success(a, k_meta, three_episode_show("Alpha"), k_now, k_next);
   outcomes().record_success(b, k_meta, three_episode_show("Beta"), k_now, k_next);
-  EXPECT_EQ(pages().load_show("https://a.example/feed")->episode_slugs,
-            pages().load_show("https://b.example/feed")->episode_slugs);
+  EXPECT_EQ(slugs_of(pages().load_show("https://a.example/feed").value()),
+            slugs_of(pages().load_show("https://b.example/feed").value()));
 }
 
 TEST_F(SaveTest, EveryFieldRoundTrips) {
@@ -277,9 +277,9 @@ TEST_F(SaveTest, EveryFieldRoundTrips) {
   EXPECT_EQ(stored.show.podcast_guid, s.podcast_guid);
   EXPECT_EQ(stored.show.new_feed_url, s.new_feed_url);
   EXPECT_EQ(stored.show.feed_url, "https://a.example/feed");
-  ASSERT_EQ(stored.show.episodes.size(), 2u);
+  ASSERT_EQ(stored.episodes.size(), 2u);
 
-  const feed::Episode& got = stored.show.episodes[0];
+  const feed::Episode& got = stored.episodes[0].episode;
   EXPECT_EQ(got.guid, full.guid);
   EXPECT_EQ(got.title, full.title);
   EXPECT_EQ(got.published, full.published);
@@ -298,7 +298,7 @@ TEST_F(SaveTest, EveryFieldRoundTrips) {
   EXPECT_EQ(got.transcripts[0].type, "text/vtt");
   EXPECT_EQ(got.chapters_url, full.chapters_url);
 
-  const feed::Episode& bare = stored.show.episodes[1];
+  const feed::Episode& bare = stored.episodes[1].episode;
   EXPECT_EQ(bare.title, "Sparse");
   EXPECT_FALSE(bare.published.has_value());
   EXPECT_FALSE(bare.enclosure_length.has_value());
@@ -381,8 +381,8 @@ TEST_F(SaveTest, SqlInjectionStringsInEveryTextFieldRoundTripExactly) {
     EXPECT_EQ(stored.show.new_feed_url, s.new_feed_url);
     EXPECT_EQ(stored.show.itunes, s.itunes);
     EXPECT_EQ(stored.show.podcast, s.podcast);
-    ASSERT_EQ(stored.show.episodes.size(), 1u) << text;
-    const feed::Episode& got = stored.show.episodes[0];
+    ASSERT_EQ(stored.episodes.size(), 1u) << text;
+    const feed::Episode& got = stored.episodes[0].episode;
     EXPECT_EQ(got.guid, e.guid);
     EXPECT_EQ(got.title, e.title);
     EXPECT_EQ(got.enclosure_url, e.enclosure_url);
@@ -423,8 +423,8 @@ TEST_F(SaveTest, ChangedEpisodeFieldsReplaceTheStoredOnes) {
   s.categories = {"Comedy"};
   EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
   const auto stored = pages().load_show("https://a.example/feed").value();
-  EXPECT_EQ(stored.show.episodes.at(1).title, "Second, corrected");
-  EXPECT_EQ(stored.show.episodes.at(1).duration_seconds, 99);
+  EXPECT_EQ(stored.episodes.at(1).episode.title, "Second, corrected");
+  EXPECT_EQ(stored.episodes.at(1).episode.duration_seconds, 99);
   EXPECT_EQ(stored.show.categories, std::vector<std::string>{"Comedy"});
 }
 
@@ -467,8 +467,8 @@ TEST_F(SaveTest, HostileEpisodeTextIsStoredAndRecognizedAgain) {
   EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
   EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
   const auto stored = pages().load_show("https://a.example/feed").value();
-  ASSERT_EQ(stored.show.episodes.size(), 4u);
-  for (const auto& e : stored.show.episodes) {
+  ASSERT_EQ(stored.episodes.size(), 4u);
+  for (const auto& e : episodes_of(stored)) {
     EXPECT_EQ(e.title.find('\0'), std::string::npos);
   }
   EXPECT_EQ(history().stats().removed_episodes, 0);
@@ -491,11 +491,11 @@ TEST_F(SaveTest, TextThatJsonEscapesRoundTripsExactly) {
   }
   ASSERT_EQ(outcomes().record_success(id, k_meta, s, k_now, k_next).new_episodes, 4);
   const auto stored = pages().load_show("https://a.example/feed").value();
-  ASSERT_EQ(stored.show.episodes.size(), texts.size());
+  ASSERT_EQ(stored.episodes.size(), texts.size());
   for (std::size_t i = 0; i < texts.size(); ++i) {
-    EXPECT_EQ(stored.show.episodes[i].title, texts[i]) << i;
-    EXPECT_EQ(stored.show.episodes[i].description, "<p>" + texts[i] + "</p>") << i;
-    EXPECT_EQ(stored.show.episodes[i].link, "https://a.example/" + texts[i]) << i;
+    EXPECT_EQ(stored.episodes[i].episode.title, texts[i]) << i;
+    EXPECT_EQ(stored.episodes[i].episode.description, "<p>" + texts[i] + "</p>") << i;
+    EXPECT_EQ(stored.episodes[i].episode.link, "https://a.example/" + texts[i]) << i;
   }
   EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now + 10, k_next).new_episodes, 0);
   EXPECT_EQ(history().stats().removed_episodes, 0);
@@ -506,7 +506,7 @@ TEST_F(SaveTest, DuplicateKeysInOneDocumentAreStoredOnce) {
   feed::Show s = show("Dupes");
   s.episodes = {episode("same", "One", k_now), episode("same", "Two", k_now - 10)};
   EXPECT_EQ(outcomes().record_success(id, k_meta, s, k_now, k_next).new_episodes, 1);
-  EXPECT_EQ(pages().load_show("https://a.example/feed")->show.episodes.at(0).title, "One");
+  EXPECT_EQ(pages().load_show("https://a.example/feed")->episodes.at(0).episode.title, "One");
 }
 
 } // namespace

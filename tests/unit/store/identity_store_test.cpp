@@ -136,9 +136,9 @@ TEST_F(IdentityStoreTest, DuplicateItemsInOneDocumentAreStoredOnce) {
   };
   EXPECT_EQ(outcomes().record_success(id, meta("d"), s, k_now, k_next).new_episodes, 2);
   const auto stored = pages().load_show(k_feed).value();
-  ASSERT_EQ(stored.show.episodes.size(), 2u);
-  EXPECT_EQ(stored.show.episodes[0].title, "First copy");
-  EXPECT_EQ(stored.show.episodes[1].title, "No guid");
+  ASSERT_EQ(stored.episodes.size(), 2u);
+  EXPECT_EQ(stored.episodes[0].episode.title, "First copy");
+  EXPECT_EQ(stored.episodes[1].episode.title, "No guid");
 }
 
 TEST_F(IdentityStoreTest, EpisodesWithoutGuidsKeepTheirRowsAcrossEnclosureChurn) {
@@ -147,7 +147,7 @@ TEST_F(IdentityStoreTest, EpisodesWithoutGuidsKeepTheirRowsAcrossEnclosureChurn)
   s.episodes = {no_guid("Two", "https://cdn.example/ep2.mp3?updated=100", k_now),
                 no_guid("One", "https://cdn.example/ep1.mp3?updated=100", k_now - 7 * k_day)};
   EXPECT_EQ(outcomes().record_success(id, meta("1"), s, k_now, k_next).new_episodes, 2);
-  const auto slugs = pages().load_show(k_feed)->episode_slugs;
+  const auto slugs = slugs_of(pages().load_show(k_feed).value());
 
   struct Churn {
     const char* what;
@@ -172,8 +172,8 @@ TEST_F(IdentityStoreTest, EpisodesWithoutGuidsKeepTheirRowsAcrossEnclosureChurn)
               0)
         << churn.what;
     const auto stored = pages().load_show(k_feed).value();
-    EXPECT_EQ(stored.episode_slugs, slugs) << churn.what;
-    EXPECT_EQ(stored.show.episodes.at(0).enclosure_url, churn.two) << churn.what;
+    EXPECT_EQ(slugs_of(stored), slugs) << churn.what;
+    EXPECT_EQ(stored.episodes.at(0).episode.enclosure_url, churn.two) << churn.what;
     ++fetch;
   }
   const auto stats = history().stats();
@@ -185,21 +185,21 @@ TEST_F(IdentityStoreTest, ARetitledEpisodeIsUpdatedNotAdded) {
   const auto id = listed_feed(k_feed);
   feed::Show s = old_host_show();
   outcomes().record_success(id, meta("1"), s, k_now, k_next);
-  const auto slug = pages().load_show(k_feed)->episode_slugs.at(0);
+  const auto slug = slugs_of(pages().load_show(k_feed).value()).at(0);
 
   s.episodes[0].title = "Episode 10: the real title";
   EXPECT_EQ(outcomes().record_success(id, meta("2"), s, k_now + 10, k_next).new_episodes, 0);
   const auto stored = pages().load_show(k_feed).value();
-  EXPECT_EQ(stored.show.episodes.size(), 10u);
-  EXPECT_EQ(stored.show.episodes.at(0).title, "Episode 10: the real title");
-  EXPECT_EQ(stored.episode_slugs.at(0), slug);
+  EXPECT_EQ(stored.episodes.size(), 10u);
+  EXPECT_EQ(stored.episodes.at(0).episode.title, "Episode 10: the real title");
+  EXPECT_EQ(slugs_of(stored).at(0), slug);
   EXPECT_EQ(history().stats().removed_episodes, 0);
 }
 
 TEST_F(IdentityStoreTest, AHostMigrationThatRewritesEveryGuidAndHostDoesNotDoubleTheShow) {
   const auto id = listed_feed(k_feed);
   outcomes().record_success(id, meta("old"), old_host_show(), k_now, k_next);
-  const auto slugs = pages().load_show(k_feed)->episode_slugs;
+  const auto slugs = slugs_of(pages().load_show(k_feed).value());
 
   struct Migration {
     const char* what;
@@ -238,8 +238,8 @@ TEST_F(IdentityStoreTest, AHostMigrationThatRewritesEveryGuidAndHostDoesNotDoubl
     EXPECT_EQ(stats.episodes, 10) << migration.what;
     EXPECT_EQ(stats.removed_episodes, 0) << migration.what;
     const auto stored = pages().load_show(k_feed).value();
-    EXPECT_EQ(stored.episode_slugs, slugs) << migration.what;
-    EXPECT_EQ(stored.show.episodes.at(0).guid, moved.episodes.at(0).guid) << migration.what;
+    EXPECT_EQ(slugs_of(stored), slugs) << migration.what;
+    EXPECT_EQ(stored.episodes.at(0).episode.guid, moved.episodes.at(0).guid) << migration.what;
   }
 }
 

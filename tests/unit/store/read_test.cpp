@@ -14,9 +14,9 @@ constexpr std::int64_t k_now = 1'750'000'000;
 constexpr std::int64_t k_next = k_now + 3600;
 const FetchMeta k_meta{};
 
-std::vector<std::string> guids_of(const StoredShow& stored) {
+std::vector<std::string> guids_of(const model::StoredShow& stored) {
   std::vector<std::string> guids;
-  for (const auto& e : stored.show.episodes) {
+  for (const auto& e : episodes_of(stored)) {
     guids.push_back(e.guid);
   }
   return guids;
@@ -71,11 +71,10 @@ TEST_F(ReadTest, ShowBatchesWalkEveryShowBySlugWithItsOwnEpisodes) {
   const auto first = pages().load_show_batch("", 1);
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0].show.show.title, "Alpha Show");
-  EXPECT_TRUE(first[0].show.show.episodes.empty());
-  ASSERT_EQ(first[0].episodes.size(), 2u);
-  EXPECT_EQ(first[0].episodes[0].guid, "a1");
-  EXPECT_EQ(first[0].episodes[1].guid, "a2");
-  EXPECT_EQ(first[0].episode_slugs.size(), 2u);
+  ASSERT_EQ(first[0].show.episodes.size(), 2u);
+  EXPECT_EQ(first[0].show.episodes[0].episode.guid, "a1");
+  EXPECT_EQ(first[0].show.episodes[1].episode.guid, "a2");
+  EXPECT_EQ(slugs_of(first[0].show).size(), 2u);
   ASSERT_EQ(first[0].categories.size(), 2u);
   EXPECT_EQ(first[0].categories[0].name, "News");
   EXPECT_EQ(first[0].categories[1].slug, "arts");
@@ -83,8 +82,8 @@ TEST_F(ReadTest, ShowBatchesWalkEveryShowBySlugWithItsOwnEpisodes) {
   const auto second = pages().load_show_batch(first[0].show.slug, 10);
   ASSERT_EQ(second.size(), 1u);
   EXPECT_LT(first[0].show.slug, second[0].show.slug);
-  ASSERT_EQ(second[0].episodes.size(), 1u);
-  EXPECT_EQ(second[0].episodes[0].guid, "z1");
+  ASSERT_EQ(second[0].show.episodes.size(), 1u);
+  EXPECT_EQ(second[0].show.episodes[0].episode.guid, "z1");
   EXPECT_EQ(second[0].show.feed_url, "https://z.example/feed");
   EXPECT_TRUE(pages().load_show_batch(second[0].show.slug, 10).empty());
 }

@@ -6,9 +6,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/feed/model.hpp"
+#include "podcrawl/model/show.hpp"
 #include "podcrawl/store/cover_art.hpp"
 #include "podcrawl/store/crawl_history.hpp"
 #include "podcrawl/store/crawl_list.hpp"
@@ -75,6 +77,22 @@ inline feed::Show show(const std::string& title, const std::string& language = "
   s.author = "Example Author";
   s.categories = {"Technology"};
   return s;
+}
+
+// The episodes of a stored show, and their slugs, in its order (newest first).
+inline std::vector<feed::Episode> episodes_of(const model::StoredShow& show) {
+  std::vector<feed::Episode> episodes;
+  for (const auto& stored : show.episodes) {
+    episodes.push_back(stored.episode);
+  }
+  return episodes;
+}
+inline std::vector<std::string> slugs_of(const model::StoredShow& show) {
+  std::vector<std::string> slugs;
+  for (const auto& stored : show.episodes) {
+    slugs.push_back(stored.slug);
+  }
+  return slugs;
 }
 
 } // namespace podcrawl::store

@@ -4,16 +4,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "podcrawl/store/records.hpp"
+#include "podcrawl/model/artwork.hpp"
+#include "podcrawl/model/show.hpp"
 
 // Page models: what one page of the directory shows, as the store reads it. Each is bounded
 // whatever the directory's size (one show and one page of its episodes; one page of a list), so
-// the live directory loads one per request and a render holds a batch at a time. `render` turns
-// them into bytes and never sees the database.
-namespace podcrawl::store {
+// the live directory loads one per request and a render holds a batch at a time. `store` reads
+// them and `render` turns them into bytes; neither sees the other.
+namespace podcrawl::model {
 
 // Entries per page of a list of shows (home sections, category and language pages).
 inline constexpr std::int64_t k_shows_per_page = 100;
@@ -94,7 +96,7 @@ inline constexpr std::int64_t k_search_episodes_per_show = 3;
 // A search that finds fewer shows than this also tries its long words with one typo.
 inline constexpr std::int64_t k_search_typo_below = 3;
 
-// A search of the directory (DirectorySearch::search).
+// A search of the directory (store::DirectorySearch::search).
 struct SearchRequest {
   std::string query;
   // Only shows listed under this language when not empty (l10n::language_group: "en" and
@@ -127,8 +129,8 @@ inline std::int64_t page_count(std::int64_t total, std::int64_t per_page) {
   return std::max<std::int64_t>(1, (total + per_page - 1) / per_page);
 }
 
-// A show page: the show with one page of its episodes (show.show.episodes and episode_slugs,
-// newest first), the number of all its current episodes, and its categories.
+// A show page: the show with one page of its episodes (show.episodes, newest first), the number
+// of all its current episodes, and its categories.
 struct ShowPage {
   StoredShow show;
   std::int64_t episode_count = 0;
@@ -141,47 +143,36 @@ struct EpisodePage {
   StoredShow show;
 };
 
-// A show with all its current episodes: what a render turns into the show's every page.
-struct ShowPages {
-  StoredShow show;                        // without episodes: they are below
-  std::vector<feed::Episode> episodes;    // newest first, as on the show's pages
-  std::vector<std::string> episode_slugs; // parallel to episodes
-  // Parallel to episodes, or empty: each episode's own picture, when the store has one.
-  std::vector<std::optional<StoredArtwork>> episode_artwork;
+// A show with all its current episodes (show.episodes, newest first, as on the show's pages):
+// what a render turns into the show's every page.
+struct WholeShow {
+  StoredShow show;
   std::vector<CategoryEntry> categories;
 };
 
 // The show page `page` of a whole show: the same model load_show_page reads for it.
-inline ShowPage show_page_of(const ShowPages& pages, std::int64_t page) {
-  ShowPage result;
-  result.page = page;
-  result.categories = pages.categories;
-  result.episode_count = static_cast<std::int64_t>(pages.episodes.size());
-  result.show = pages.show;
-  const auto count = static_cast<std::int64_t>(pages.episodes.size());
+inline ShowPage show_page_of(const WholeShow& whole, std::int64_t page) {
+  const auto count = static_cast<std::int64_t>(whole.show.episodes.size());
   const auto first = std::clamp<std::int64_t>((page - 1) * k_episodes_per_page, 0, count);
   const auto last = std::min(count, first + k_episodes_per_page);
-  result.show.show.episodes = {pages.episodes.begin() + first, pages.episodes.begin() + last};
-  result.show.episode_slugs = {pages.episode_slugs.begin() + first,
-                               pages.episode_slugs.begin() + last};
-  if (pages.episode_artwork.size() == pages.episodes.size()) {
-    result.show.episode_artwork = {pages.episode_artwork.begin() + first,
-                                   pages.episode_artwork.begin() + last};
-  }
+  ShowPage result;
+  result.page = page;
+  result.categories = whole.categories;
+  result.episode_count = count;
+  result.show =
+      with_episodes(whole.show, static_cast<std::size_t>(first), static_cast<std::size_t>(last));
   return result;
 }
 
-// The episode page of episode `index` (into episodes) of a whole show: the same model
+// The episode page of episode `index` (into show.episodes) of a whole show: the same model
 // load_episode_page reads for it.
-inline EpisodePage episode_page_of(const ShowPages& pages, std::size_t index) {
-  EpisodePage result;
-  result.show = pages.show;
-  result.show.show.episodes = {pages.episodes.at(index)};
-  result.show.episode_slugs = {pages.episode_slugs.at(index)};
-  if (index < pages.episode_artwork.size()) {
-    result.show.episode_artwork = {pages.episode_artwork[index]};
+inline EpisodePage episode_page_of(const WholeShow& whole, std::size_t index) {
+  if (index >= whole.show.episodes.size()) {
+    throw std::out_of_range("episode_page_of: no such episode");
   }
+  EpisodePage result;
+  result.show = with_episodes(whole.show, index, index + 1);
   return result;
 }
 
-} // namespace podcrawl::store
+} // namespace podcrawl::model
