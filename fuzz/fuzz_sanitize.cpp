@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "html_internal.hpp"
 #include "podcrawl/html/sanitize.hpp"
-#include "sanitize_internal.hpp"
 #include "support/active_content.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include "podcrawl/feed/opml.hpp"
 #include "podcrawl/feed/parser.hpp"
 #include "podcrawl/fetch/fetcher.hpp"
-#include "podcrawl/html/sanitize.hpp"
+#include "podcrawl/html/feed_links.hpp"
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/crawl_list.hpp"
 

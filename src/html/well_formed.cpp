@@ -15,10 +15,11 @@
 #include <string_view>
 #include <vector>
 
+#include "html_internal.hpp"
 #include "podcrawl/core/ascii.hpp"
+#include "podcrawl/core/text.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "podcrawl/html/sanitize.hpp"
-#include "sanitize_internal.hpp"
 
 namespace podcrawl::html::internal {
 namespace {
@@ -45,7 +46,30 @@ void append_utf8(std::string& out, char32_t code) {
 }
 
 bool separates_words(GumboTag tag) {
-  return std::find(k_block_tags.begin(), k_block_tags.end(), tag) != k_block_tags.end();
+  return contains(k_block_tags, tag);
+}
+
+// True for a code point the HTML parser reads as itself without a report: not NUL, carriage
+// return or another control (tab, line feed and form feed aside), not a surrogate, a
+// noncharacter or a byte order mark.
+bool is_literal_code_point(char32_t code) {
+  bool noncharacter = (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffeu) == 0xfffeu;
+  if (code < 0x80) {
+    return (code >= 0x20 && code != 0x7f) || code == '\t' || code == '\n' || code == '\f';
+  }
+  return code > 0x9f && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && !noncharacter &&
+         code != 0xfeff;
+}
+
+// The length of the character at text[at] when it is well-formed UTF-8 and a literal code
+// point, else 0.
+std::size_t literal_character_length(std::string_view text, std::size_t at) {
+  auto byte = static_cast<unsigned char>(text[at]);
+  if (byte < 0x80) {
+    return is_literal_code_point(byte) ? 1 : 0;
+  }
+  auto [code, length] = core::decode_utf8(text, at);
+  return length != 0 && is_literal_code_point(code) ? length : 0;
 }
 
 // What the reader writes: the sanitized HTML, or the text as the parser's tree holds it.

@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace podcrawl::html {
 
@@ -17,8 +16,6 @@ inline constexpr std::size_t k_max_open_tags = 256;
 // Attributes read from one tag; the rest are dropped before parsing. The parser compares each
 // attribute with every earlier one of its tag, so a tag costs the square of its count.
 inline constexpr std::size_t k_max_attributes = 256;
-// Feed links returned from one page at most.
-inline constexpr std::size_t k_max_feed_links = 32;
 // The rel value every sanitized link carries.
 inline constexpr std::string_view k_link_rel = "nofollow ugc noopener";
 
@@ -36,10 +33,5 @@ std::string sanitize(std::string_view html, std::string_view base_url);
 // max_chars characters (with an ellipsis when cut).
 // Characters are Unicode code points, the ellipsis included; a grapheme is never split.
 std::string plain_text(std::string_view html, std::size_t max_chars);
-
-// Return the absolute URLs of the feeds an HTML page advertises with
-// <link rel="alternate" type="application/rss+xml|atom+xml" href="…">, in document order.
-// Only http(s) URLs are returned, each once, at most k_max_feed_links of them.
-std::vector<std::string> find_feed_links(std::string_view html, std::string_view base_url);
 
 } // namespace podcrawl::html

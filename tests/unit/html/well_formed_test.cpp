@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "html_internal.hpp"
 #include "podcrawl/html/sanitize.hpp"
-#include "sanitize_internal.hpp"
 
 namespace podcrawl::html {
 namespace {

@@ -1,7 +1,12 @@
 #pragma once
 
+// What the files of the html module share: the allowlist, the parse under bounds (bounds.cpp),
+// reading the parser's tree (tree.cpp), the allowlist walk (sanitize.cpp), the reading of
+// well-formed HTML without the parser (well_formed.cpp) and plain text (plain_text.cpp).
+
 #include <gumbo.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory>
@@ -12,6 +17,8 @@
 #include <utility>
 
 namespace podcrawl::html::internal {
+
+// ---- The allowlist (sanitize.cpp writes what it keeps; well_formed.cpp reads by it too)
 
 // How an allowed attribute's value is checked before it is written out.
 enum class AttributeKind { text, url, number };
@@ -118,47 +125,32 @@ inline constexpr std::array k_block_tags = {
     GUMBO_TAG_BODY,
 };
 
-// Tag names that the nesting count (see nesting_cut) treats specially, space-separated.
-// Void elements never stay open.
-inline constexpr std::string_view k_void_names =
-    "area base br col embed hr img input keygen link meta param source track wbr";
-// Formatting elements: when something else closes them, the parser remembers them and opens
-// them again later, up to three copies of the same tag.
-inline constexpr std::string_view k_formatting_names =
-    "a b big code em font i nobr s small strike strong tt u";
-inline constexpr int k_max_reopened_copies = 3;
+// ---- Small readers the files share
 
-// A start tag that first closes the open elements of the listed names on top of the stack.
-struct ImplicitClose {
-  std::string_view name;
-  std::string_view closes;
-};
-inline constexpr std::array k_implicit_closes = {
-    ImplicitClose{"p", "p"},
-    ImplicitClose{"li", "li"},
-    ImplicitClose{"dt", "dt dd"},
-    ImplicitClose{"dd", "dt dd"},
-    ImplicitClose{"tr", "tr td th"},
-    ImplicitClose{"td", "td th"},
-    ImplicitClose{"th", "td th"},
-    ImplicitClose{"option", "option"},
-    ImplicitClose{"optgroup", "option optgroup"},
-    ImplicitClose{"rt", "rt rp"},
-    ImplicitClose{"rp", "rt rp"},
-};
+// True when `token` is one of the space-separated words of `list`.
+inline bool has_token(std::string_view list, std::string_view token) {
+  while (!list.empty()) {
+    auto space = list.find(' ');
+    if (list.substr(0, space) == token) {
+      return true;
+    }
+    list = space == std::string_view::npos ? std::string_view{} : list.substr(space + 1);
+  }
+  return false;
+}
 
-// Return where the HTML must be cut so that no more than k_max_open_tags elements are open
-// at once, or npos when it need not be. It reads tags without parsing and errs towards
-// counting too many.
-std::size_t nesting_cut(std::string_view html);
+// True for HTML's ASCII white space (core::k_html_space): space, \t, \n, \f, \r.
+constexpr bool is_html_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
 
-// Return the HTML with the attributes of each tag past the first k_max_attributes dropped and
-// every '<' inside a quoted attribute value written "&lt;" (which means the same there), or
-// nullopt when there is neither. Tags are read the way the HTML tokenizer reads them; with no
-// '<' left inside quoted values, a tag the parser finds can only start where this reading
-// finds one too, or inside one of its unquoted attributes, and it reads the same attributes
-// from the first space on, so none of the parser's tags escapes the count.
-std::optional<std::string> bound_attributes(std::string_view html);
+// True when `tag` is one of the table's.
+template <typename Table>
+bool contains(const Table& table, GumboTag tag) {
+  return std::find(table.begin(), table.end(), tag) != table.end();
+}
+
+// ---- The parse under bounds (bounds.cpp)
 
 // Frees a parse, and the rewritten input its nodes may point into when there is one.
 struct OutputDeleter {
@@ -169,9 +161,47 @@ struct OutputDeleter {
 };
 using Document = std::unique_ptr<GumboOutput, OutputDeleter>;
 
+// Parse at most k_max_input_bytes of the HTML (cut at a UTF-8 character boundary).
+// Nodes may point into `html`, which must outlive the document. Never null.
+Document parse(std::string_view html);
+
+// ---- Reading the parser's tree (tree.cpp)
+
+// True for an element (or template) in the HTML namespace, not SVG or MathML.
+bool is_html_element(const GumboNode* node);
+
+// True for an element dropped with everything inside it: one of k_dropped_with_content, or
+// any element outside the HTML namespace.
+bool is_dropped_with_content(const GumboNode* node);
+
+// Return the text under `root`, block elements surrounded by spaces, dropped elements
+// skipped. Iterative, so nesting depth costs heap and not stack.
+std::string collect_text(const GumboNode* root);
+
+// ---- The allowlist walk (sanitize.cpp)
+
 // sanitize() by way of the HTML parser, without the shortcut for well-formed HTML and plain
 // text.
 std::string sanitize_parsed(std::string_view html, std::string_view base_url);
+
+// An attribute as read from a tag: lowercase name, value with references decoded.
+struct Attribute {
+  std::string_view name;
+  std::string_view value;
+};
+
+// The allowlist rule of an element, or null when it is not allowed.
+const TagRule* find_rule(GumboTag tag);
+
+// Append the start tag of an allowed element with the attributes its rule keeps, checked and
+// escaped.
+void append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
+                      std::span<const Attribute> attributes, std::string_view base_url);
+
+// Return text as HTML: line breaks become <br>, carriage returns go, the rest is escaped.
+std::string text_to_html(std::string_view text);
+
+// ---- Well-formed HTML read without the parser (well_formed.cpp)
 
 // sanitize() without the HTML parser, for HTML whose tree the parser builds exactly as the
 // tags are written: only the elements of k_well_formed_elements, each closed by its own end
@@ -185,9 +215,6 @@ std::optional<std::string> sanitize_well_formed(std::string_view html, std::stri
 // space at the start and end of each element of k_block_tags), for the HTML that
 // sanitize_well_formed reads; nullopt for any other.
 std::optional<std::string> text_well_formed(std::string_view html);
-
-// plain_text() by way of the HTML parser, without the shortcut for well-formed HTML.
-std::string plain_text_parsed(std::string_view html, std::size_t max_chars);
 
 // How the HTML parser places an element of well-formed HTML (see sanitize_well_formed).
 enum class Placement {
@@ -271,34 +298,9 @@ inline constexpr std::array k_well_formed_references = {
 inline constexpr std::size_t k_max_well_formed_depth = 64;
 inline constexpr std::size_t k_max_well_formed_attributes = 16;
 
-// An attribute as read from a tag: lowercase name, value with references decoded.
-struct Attribute {
-  std::string_view name;
-  std::string_view value;
-};
+// ---- Plain text (plain_text.cpp)
 
-// The allowlist rule of an element, or null when it is not allowed.
-const TagRule* find_rule(GumboTag tag);
-
-// Append the start tag of an allowed element with the attributes its rule keeps, checked and
-// escaped.
-void append_start_tag(std::string& out, GumboTag tag, const TagRule& rule,
-                      std::span<const Attribute> attributes, std::string_view base_url);
-
-// Return text as HTML: line breaks become <br>, carriage returns go, the rest is escaped.
-std::string text_to_html(std::string_view text);
-
-// True for a code point the HTML parser reads as itself without a report: not NUL, carriage
-// return or another control (tab, line feed and form feed aside), not a surrogate, a
-// noncharacter or a byte order mark.
-bool is_literal_code_point(char32_t code);
-
-// The length of the character at text[at] when it is well-formed UTF-8 and a literal code
-// point, else 0.
-std::size_t literal_character_length(std::string_view text, std::size_t at);
-
-// Parse at most k_max_input_bytes of the HTML (cut at a UTF-8 character boundary).
-// Nodes may point into `html`, which must outlive the document. Never null.
-Document parse(std::string_view html);
+// plain_text() by way of the HTML parser, without the shortcut for well-formed HTML.
+std::string plain_text_parsed(std::string_view html, std::size_t max_chars);
 
 } // namespace podcrawl::html::internal
