@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fidelity_internal.hpp"
-#include "podcrawl/core/ascii.hpp"
+#include "podcrawl/html/character_reference.hpp"
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
 
@@ -22,14 +22,8 @@ constexpr std::array<char32_t, 32> k_windows_1252_c1 = {
     0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0,      0x017e, 0x0178,
 };
 
-// Longest reference body looked at ("#x10FFFF", "CounterClockwiseContourIntegral").
-constexpr std::size_t k_max_reference_body = 32;
 // Mojibake decoded twice upstream is undone twice; more is not seen in feeds.
 constexpr int k_max_mojibake_rounds = 3;
-
-using core::is_ascii_digit;
-
-using core::is_hex_digit;
 
 // The Windows-1252 byte of a character, as a decoder that read the byte would have made it:
 // its own 27 characters for 0x80..0x9F, and the code point itself below U+0100 (Latin-1
@@ -205,29 +199,9 @@ char32_t windows_1252_c1(char32_t c) {
   return c >= 0x80 && c <= 0x9f ? k_windows_1252_c1[c - 0x80] : c;
 }
 
-char32_t numeric_reference_value(std::string_view body) {
-  if (body.size() < 2 || body.front() != '#') {
-    return 0;
-  }
-  const bool hex = body[1] == 'x' || body[1] == 'X';
-  const std::string_view digits = body.substr(hex ? 2 : 1);
-  if (digits.empty()) {
-    return 0;
-  }
-  std::uint32_t code = 0;
-  for (const char c : digits) {
-    if (hex ? !is_hex_digit(c) : !is_ascii_digit(c)) {
-      return 0;
-    }
-    const auto value = static_cast<std::uint32_t>(
-        is_ascii_digit(c) ? c - '0' : ((c | 0x20) - 'a' + 10)); // (c | 0x20): lower case
-    code = std::min<std::uint32_t>(code * (hex ? 16 : 10) + value, 0x110000); // saturates
-  }
-  const char32_t mapped = windows_1252_c1(code);
-  if (mapped == 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-    return 0xfffd;
-  }
-  return mapped;
+char32_t numeric_reference_character(char32_t number) {
+  const char32_t mapped = windows_1252_c1(number);
+  return html::names_character(number) && mapped != 0 ? mapped : 0xfffd;
 }
 
 std::string repair_mojibake(std::string_view text) {
@@ -258,26 +232,20 @@ std::string decode_references(std::string_view text) {
       at = next;
       continue;
     }
-    const std::string_view rest = text.substr(at + 1, k_max_reference_body + 1);
-    const std::size_t semicolon = rest.find(';');
-    std::u32string characters;
-    if (semicolon != std::string_view::npos && semicolon > 0) {
-      const std::string_view body = rest.substr(0, semicolon);
-      if (const char32_t code = numeric_reference_value(body); code != 0) {
-        characters.push_back(code);
-      } else {
-        characters = html_entity(body);
-      }
-    }
-    if (characters.empty()) {
+    const std::optional<html::CharacterReference> reference = read_reference(text, at);
+    if (!reference) {
       out.push_back('&');
       ++at;
       continue;
     }
-    for (const char32_t c : characters) {
-      append_utf8(out, c);
+    if (reference->number) {
+      append_utf8(out, numeric_reference_character(*reference->number));
+    } else {
+      for (const char32_t c : reference->characters) {
+        append_utf8(out, c);
+      }
     }
-    at += semicolon + 2;
+    at += reference->length;
   }
   return out;
 }

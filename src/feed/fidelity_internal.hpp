@@ -10,10 +10,10 @@ namespace podcrawl::feed {
 // undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D). Other code points are returned unchanged.
 char32_t windows_1252_c1(char32_t c);
 
-// Return the character an HTML numeric reference body ("#8217", "#x2019", "#X2019") names as
-// HTML reads it: C1 numbers as Windows-1252, zero, surrogates, numbers past U+10FFFF and the
-// undefined C1 numbers as U+FFFD; 0 when the body is not a number.
-char32_t numeric_reference_value(std::string_view body);
+// Return the character HTML reads a numeric reference's number as (the number of "&#8217;",
+// "&#x2019;", html::CharacterReference::number): C1 numbers as Windows-1252; zero, surrogates,
+// numbers past U+10FFFF and the undefined C1 numbers as U+FFFD; any other number as itself.
+char32_t numeric_reference_character(char32_t number);
 
 // Return the text with UTF-8 that was decoded as Windows-1252 or Latin-1 once or more upstream
 // ("donâ€™t", "Ã©tÃ©", "Ø§Ù„Ø¹Ø±Ø¨ÙŠØ©") decoded back, where that is unambiguous: each run of

@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,77 +13,44 @@ namespace {
 
 // How far into a document its XML declaration is looked for.
 constexpr std::size_t k_max_junk_bytes = 1024;
-// Longest reference name or number considered between '&' and ';'.
-constexpr std::size_t k_max_reference_length = 32;
 
 constexpr std::string_view k_utf8_declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 constexpr std::array<std::string_view, 5> k_xml_entities = {"amp", "lt", "gt", "quot", "apos"};
-
-using core::is_ascii_alpha;
-
-using core::is_ascii_digit;
-
-using core::is_hex_digit;
 
 bool is_xml_char(std::uint32_t code) {
   return code == 0x9 || code == 0xa || code == 0xd || (code >= 0x20 && code <= 0xd7ff) ||
          (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
 }
 
-// The replacement for a numeric reference body ("#233", "#xE9", "#XE9") as XML reads it: the
-// same reference with a lower-case 'x', or "&#xFFFD;" as HTML reads a number that names no
-// character (zero, a surrogate, past U+10FFFF) and for one XML cannot hold (other controls).
-// nullopt when the body is not a number.
-std::optional<std::string> numeric_reference(std::string_view body) {
-  const bool hex = body.size() > 1 && (body[1] == 'x' || body[1] == 'X');
-  const std::string_view digits = body.substr(hex ? 2 : 1);
-  if (digits.empty()) {
-    return std::nullopt;
-  }
-  std::uint32_t code = 0;
-  for (const char c : digits) {
-    if (hex ? !is_hex_digit(c) : !is_ascii_digit(c)) {
-      return std::nullopt;
-    }
-    const auto value =
-        static_cast<std::uint32_t>(is_ascii_digit(c) ? c - '0' : (std::tolower(c) - 'a' + 10));
-    code = std::min<std::uint32_t>(code * (hex ? 16 : 10) + value, 0x110000); // saturates
-  }
-  if (!is_xml_char(code)) {
-    return "&#xFFFD;";
-  }
-  return std::string(hex ? "&#x" : "&#").append(digits).append(";");
-}
-
 // The replacement for the reference starting at document[at] == '&', and how many bytes of
-// the input it consumes.
+// the input it consumes. A number is kept as written (with a lower-case 'x'), or written
+// "&#xFFFD;" as HTML reads a number that names no character (zero, a surrogate, past U+10FFFF)
+// and for one XML cannot hold (other controls); XML's own names are kept, other names written
+// as numbers; an '&' that starts no reference is escaped.
 std::pair<std::string, std::size_t> repair_reference(std::string_view document, std::size_t at) {
-  std::string_view rest = document.substr(at + 1, k_max_reference_length + 1);
-  std::size_t semicolon = rest.find(';');
-  if (semicolon != std::string_view::npos && semicolon > 0) {
-    std::string_view body = rest.substr(0, semicolon);
-    if (body.front() == '#') {
-      if (auto replacement = numeric_reference(body)) {
-        return {std::move(*replacement), semicolon + 2};
-      }
-    } else if (is_ascii_alpha(body.front()) &&
-               body.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                      "0123456789") == std::string_view::npos) {
-      for (std::string_view known : k_xml_entities) {
-        if (body == known) {
-          return {std::string("&").append(body).append(";"), semicolon + 2};
-        }
-      }
-      if (const std::u32string_view characters = html_entity(body); !characters.empty()) {
-        std::string references;
-        for (const char32_t c : characters) {
-          references += "&#" + std::to_string(static_cast<std::uint32_t>(c)) + ";";
-        }
-        return {std::move(references), semicolon + 2};
-      }
-    }
+  const std::optional<html::CharacterReference> reference = read_reference(document, at);
+  if (!reference) {
+    return {"&amp;", 1};
   }
-  return {"&amp;", 1};
+  std::string written(document.substr(at, reference->length));
+  if (reference->number) {
+    if (!is_xml_char(*reference->number)) {
+      return {"&#xFFFD;", reference->length};
+    }
+    if (written[2] == 'X') {
+      written[2] = 'x';
+    }
+    return {std::move(written), reference->length};
+  }
+  const std::string_view name = std::string_view(written).substr(1, written.size() - 2);
+  if (std::find(k_xml_entities.begin(), k_xml_entities.end(), name) != k_xml_entities.end()) {
+    return {std::move(written), reference->length};
+  }
+  std::string references;
+  for (const char32_t c : reference->characters) {
+    references += "&#" + std::to_string(static_cast<std::uint32_t>(c)) + ";";
+  }
+  return {std::move(references), reference->length};
 }
 
 // Length of the markup section (comment, CDATA) starting at `at`, or 0 when none starts there.
@@ -128,6 +94,13 @@ std::size_t end_of_doctype(std::string_view document, std::size_t at) {
 }
 
 } // namespace
+
+std::optional<html::CharacterReference> read_reference(std::string_view text, std::size_t at) {
+  // Cut where the ';' can be at the latest: digits then need no bound of their own.
+  constexpr html::ReferenceRules k_rules{.names = std::nullopt, .max_digits = k_max_reference_body};
+  return html::read_character_reference(text.substr(0, at + 1 + k_max_reference_body + 1), at,
+                                        k_rules);
+}
 
 std::string skip_leading_junk(std::string document) {
   std::size_t declaration = std::string_view(document).substr(0, k_max_junk_bytes).find("<?xml");

@@ -1,16 +1,22 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "podcrawl/html/character_reference.hpp"
+
 namespace podcrawl::feed {
 
-// Return the characters of an HTML named character reference ("eacute" -> U+00E9; one or two
-// code points), from the HTML Standard's whole table (html_references.inc, written by
-// scripts/gen-html-references); empty for a name outside it. Names are case-sensitive and
-// given without '&' and ';'.
-std::u32string_view html_entity(std::string_view name);
+// Longest reference body, between '&' and ';', that feed text is read for: "#x10FFFF",
+// "CounterClockwiseContourIntegral".
+inline constexpr std::size_t k_max_reference_body = 32;
+
+// The HTML character reference that starts with the '&' at text[at], as feed text is read for
+// one: any name of the HTML Standard's table, or a number of any length, its ';' within
+// k_max_reference_body bytes of the '&'. nullopt when none starts there.
+std::optional<html::CharacterReference> read_reference(std::string_view text, std::size_t at);
 
 // Return the UTF-8 document with anything before its XML declaration (or first tag when there
 // is none) dropped and the declaration rewritten to say UTF-8.

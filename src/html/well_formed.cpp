@@ -18,6 +18,7 @@
 #include "html_internal.hpp"
 #include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/text.hpp"
+#include "podcrawl/html/character_reference.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "podcrawl/html/sanitize.hpp"
 
@@ -25,7 +26,6 @@ namespace podcrawl::html::internal {
 namespace {
 
 constexpr std::size_t k_max_name_length = 16;
-constexpr std::size_t k_max_code_point_digits = 7;
 
 // Space inside a tag; carriage return and form feed are left to the parser.
 bool is_tag_space(char c) {
@@ -155,8 +155,8 @@ private:
 
   // Read the '&' at `at` into `decoded` (replacing what is there) and move `at` past it: an
   // '&' that starts no reference is itself; a reference must be one of
-  // k_well_formed_references or a numeric one for a literal code point, each with its
-  // semicolon.
+  // k_well_formed_references or a numeric one for a literal code point other than a form feed,
+  // each with its semicolon.
   bool read_reference(std::size_t& at, std::string& decoded) const {
     decoded.clear();
     std::size_t start = at + 1;
@@ -165,51 +165,25 @@ private:
       ++at;
       return true;
     }
-    if (m_html[start] == '#') {
-      return read_numeric_reference(start + 1, at, decoded);
-    }
-    std::size_t end = start;
-    while (end < m_html.size() && core::is_ascii_alnum(m_html[end]) &&
-           end - start <= k_max_name_length) {
-      ++end;
-    }
-    if (end == m_html.size() || m_html[end] != ';') {
+    constexpr ReferenceRules k_rules{.names = k_well_formed_references,
+                                     .max_digits = k_max_reference_digits};
+    const std::optional<CharacterReference> reference =
+        read_character_reference(m_html, at, k_rules);
+    if (!reference) {
       return false;
     }
-    std::string_view name = m_html.substr(start, end - start);
-    auto known = std::find_if(k_well_formed_references.begin(), k_well_formed_references.end(),
-                              [name](const NamedReference& entry) { return entry.name == name; });
-    if (known == k_well_formed_references.end()) {
-      return false;
+    if (reference->number) {
+      const char32_t code = *reference->number;
+      if (!is_literal_code_point(code) || code == '\f') {
+        return false;
+      }
+      append_utf8(decoded, code);
+    } else {
+      for (const char32_t code : reference->characters) {
+        append_utf8(decoded, code);
+      }
     }
-    decoded = known->text;
-    at = end + 1;
-    return true;
-  }
-
-  // The number (after "&#") starts at `digits`; `reference_at` moves past the semicolon when
-  // the reference is read.
-  bool read_numeric_reference(std::size_t digits, std::size_t& reference_at,
-                              std::string& decoded) const {
-    std::size_t at = digits;
-    bool hex = at < m_html.size() && (m_html[at] == 'x' || m_html[at] == 'X');
-    at += hex ? 1 : 0;
-    std::size_t digits_start = at;
-    char32_t code = 0;
-    while (at < m_html.size() &&
-           (hex ? core::is_hex_digit(m_html[at]) : core::is_ascii_digit(m_html[at])) &&
-           at - digits_start < k_max_code_point_digits) {
-      char c = core::ascii_lower(m_html[at]);
-      code = code * (hex ? 16 : 10) +
-             static_cast<char32_t>(core::is_ascii_digit(c) ? c - '0' : c - 'a' + 10);
-      ++at;
-    }
-    if (at == digits_start || at == m_html.size() || m_html[at] != ';' ||
-        !is_literal_code_point(code) || code == '\f') {
-      return false;
-    }
-    append_utf8(decoded, code);
-    reference_at = at + 1;
+    at += reference->length;
     return true;
   }
 

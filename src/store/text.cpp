@@ -1,6 +1,7 @@
 #include <unicode/utf8.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <regex>
@@ -9,59 +10,14 @@
 #include <utility>
 
 #include "podcrawl/core/text.hpp"
+#include "podcrawl/html/character_reference.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
 namespace {
 
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is not one.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  unsigned char min_second = 0x80;
-  unsigned char max_second = 0xBF;
-  if (lead < 0x80) {
-    return 1;
-  } else if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    min_second = lead == 0xE0 ? 0xA0 : 0x80; // no overlong forms
-    max_second = lead == 0xED ? 0x9F : 0xBF; // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    min_second = lead == 0xF0 ? 0x90 : 0x80;
-    max_second = lead == 0xF4 ? 0x8F : 0xBF; // nothing above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + length > text.size() || byte(i + 1) < min_second || byte(i + 1) > max_second) {
-    return 0;
-  }
-  for (std::size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) {
-      return 0;
-    }
-  }
-  return length;
-}
-
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-int digit_value(char c, bool hex) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (hex && c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (hex && c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
 }
 
 // A character reference: the character it stands for and the bytes it takes.
@@ -70,42 +26,27 @@ struct Reference {
   std::size_t length = 0;
 };
 
-// The reference starting with the '&' at text[i], when it is one search_notes decodes.
+// The reference starting with the '&' at text[i], when it is one search_notes decodes: one of
+// a few names, or a number that names a character. "&nbsp;" stands for a space: it separates
+// words.
 std::optional<Reference> character_reference(std::string_view text, std::size_t i) {
-  static constexpr std::array<std::pair<std::string_view, char32_t>, 6> k_named = {{
-      {"&amp;", U'&'},
-      {"&lt;", U'<'},
-      {"&gt;", U'>'},
-      {"&quot;", U'"'},
-      {"&apos;", U'\''},
-      {"&nbsp;", U' '},
-  }};
-  // Digits read from a numeric reference: enough for U+10FFFF in decimal.
-  constexpr std::size_t k_max_reference_digits = 7;
-  const std::string_view rest = text.substr(i);
-  for (const auto& [name, code] : k_named) {
-    if (rest.starts_with(name)) {
-      return Reference{code, name.size()};
+  static constexpr std::array<std::string_view, 6> k_names = {"amp",  "lt",   "gt",
+                                                              "quot", "apos", "nbsp"};
+  constexpr html::ReferenceRules k_rules{.names = k_names,
+                                         .max_digits = html::k_max_reference_digits};
+  const std::optional<html::CharacterReference> reference =
+      html::read_character_reference(text, i, k_rules);
+  if (!reference) {
+    return std::nullopt;
+  }
+  if (reference->number) {
+    if (!html::names_character(*reference->number)) {
+      return std::nullopt;
     }
+    return Reference{*reference->number, reference->length};
   }
-  if (!rest.starts_with("&#")) {
-    return std::nullopt;
-  }
-  std::size_t k = 2;
-  const bool hex = k < rest.size() && (rest[k] == 'x' || rest[k] == 'X');
-  k += hex ? 1 : 0;
-  const std::size_t first_digit = k;
-  std::uint32_t code = 0;
-  for (int digit = 0; k < rest.size() && k - first_digit < k_max_reference_digits &&
-                      (digit = digit_value(rest[k], hex)) >= 0;
-       ++k) {
-    code = code * (hex ? 16 : 10) + static_cast<std::uint32_t>(digit);
-  }
-  if (k == first_digit || k >= rest.size() || rest[k] != ';' || code == 0 || code > 0x10FFFF ||
-      (code >= 0xD800 && code <= 0xDFFF)) {
-    return std::nullopt;
-  }
-  return Reference{static_cast<char32_t>(code), k + 1};
+  const char32_t code = reference->characters == U"\u00a0" ? U' ' : reference->characters.front();
+  return Reference{code, reference->length};
 }
 
 // Append a valid code point (not a surrogate, at most U+10FFFF) as UTF-8.
@@ -181,6 +122,9 @@ std::string search_words(std::string_view query) {
 
 std::string storable_text(std::string_view text) {
   static constexpr std::string_view k_replacement = "\xEF\xBF\xBD";
+  if (text.find('\0') == std::string_view::npos && core::is_valid_utf8(text)) {
+    return std::string(text);
+  }
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;
@@ -189,7 +133,7 @@ std::string storable_text(std::string_view text) {
       ++i;
       continue;
     }
-    const std::size_t length = utf8_sequence_length(text, i);
+    const std::size_t length = core::decode_utf8(text, i).second;
     if (length == 0) {
       out += k_replacement;
       ++i;

@@ -71,21 +71,39 @@ TEST(RepairMojibake, LeavesRealTextAlone) {
 }
 
 TEST(NumericReference, ReadsEveryFormAsHtmlDoes) {
-  EXPECT_EQ(numeric_reference_value("#8217"), U'\u2019');
-  EXPECT_EQ(numeric_reference_value("#x2019"), U'\u2019');
-  EXPECT_EQ(numeric_reference_value("#X2019"), U'\u2019');
-  EXPECT_EQ(numeric_reference_value("#0065"), U'A');
-  EXPECT_EQ(numeric_reference_value("#150"), U'\u2013'); // C1 as Windows-1252
-  EXPECT_EQ(numeric_reference_value("#x80"), U'\u20ac'); // €
-  EXPECT_EQ(numeric_reference_value("#x81"), U'\ufffd'); // undefined in Windows-1252
-  EXPECT_EQ(numeric_reference_value("#0"), U'\ufffd');
-  EXPECT_EQ(numeric_reference_value("#xD800"), U'\ufffd');
-  EXPECT_EQ(numeric_reference_value("#x110000"), U'\ufffd');
-  EXPECT_EQ(numeric_reference_value("#99999999999999999999"), U'\ufffd');
-  EXPECT_EQ(numeric_reference_value("#"), 0U);
-  EXPECT_EQ(numeric_reference_value("#x"), 0U);
-  EXPECT_EQ(numeric_reference_value("#12a"), 0U);
-  EXPECT_EQ(numeric_reference_value("amp"), 0U);
+  const std::vector<std::pair<std::string, std::string>> table = {
+      {"&#8217;", "\u2019"},
+      {"&#x2019;", "\u2019"},
+      {"&#X2019;", "\u2019"},
+      {"&#0065;", "A"},
+      {"&#150;", "\u2013"}, // C1 as Windows-1252
+      {"&#x80;", "\u20ac"}, // €
+      {"&#x81;", "\ufffd"}, // undefined in Windows-1252
+      {"&#0;", "\ufffd"},
+      {"&#xD800;", "\ufffd"},
+      {"&#x110000;", "\ufffd"},
+      {"&#99999999999999999999;", "\ufffd"},
+      // A number is read to the end of the reference's bound, 32 bytes after the '&'.
+      {"&#" + std::string(29, '0') + "65;", "A"},
+      {"&#x" + std::string(28, '0') + "41;", "A"},
+      {"&#" + std::string(30, '0') + "65;", "&#" + std::string(30, '0') + "65;"},
+      {"&#x" + std::string(29, '0') + "41;", "&#x" + std::string(29, '0') + "41;"},
+      {"&#", "&#"},
+      {"&#;", "&#;"},
+      {"&#x;", "&#x;"},
+      {"&#12a;", "&#12a;"},
+      {"&#65", "&#65"},
+  };
+  for (const auto& [input, expected] : table) {
+    EXPECT_EQ(decode_references(input), expected) << input;
+  }
+  EXPECT_EQ(numeric_reference_character(0x2019), U'\u2019');
+  EXPECT_EQ(numeric_reference_character(0x96), U'\u2013');
+  EXPECT_EQ(numeric_reference_character(0x8d), U'\ufffd');
+  EXPECT_EQ(numeric_reference_character(0), U'\ufffd');
+  EXPECT_EQ(numeric_reference_character(0xdfff), U'\ufffd');
+  EXPECT_EQ(numeric_reference_character(0x110000), U'\ufffd');
+  EXPECT_EQ(numeric_reference_character(0x10ffff), 0x10ffffU);
 }
 
 TEST(Windows1252, ReadsEveryC1Byte) {
@@ -106,6 +124,9 @@ TEST(DecodeReferences, DecodesWhatWasEscapedTwice) {
   EXPECT_EQ(decode_references("&NotEqualTilde;"), "\u2242\u0338");
   EXPECT_EQ(decode_references("AT&T, R&D; &nosuch; & &; &#;"), "AT&T, R&D; &nosuch; & &; &#;");
   EXPECT_EQ(decode_references("trailing &"), "trailing &");
+  // Names are case-sensitive and need their ';'; "&AMP;" is a name of its own.
+  EXPECT_EQ(decode_references("&AMP; &Amp; &amp &copy &copy;"), "& &Amp; &amp &copy \u00a9");
+  EXPECT_EQ(decode_references("&CounterClockwiseContourIntegral;"), "\u2233");
 }
 
 TEST(PlainLine, RepairsCleansAndDecodesOnce) {
