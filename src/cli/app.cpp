@@ -1,7 +1,6 @@
 #include "podcrawl/cli/app.hpp"
 
 #include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/json_string.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/net/url.hpp"
 
@@ -22,35 +22,17 @@ namespace podcrawl::cli {
 
 namespace {
 
-// %* in a log pattern: the message escaped as the inside of a JSON string.
+// %* in a log pattern: the message escaped as the inside of a JSON string. Tab and line feed
+// take their short escapes, every other control character \u00xx.
 class JsonMessageFlag : public spdlog::custom_flag_formatter {
 public:
   void format(const spdlog::details::log_msg& message, const std::tm&,
               spdlog::memory_buf_t& destination) override {
-    for (const char c : message.payload) {
-      switch (c) {
-        case '"':
-          destination.append(std::string_view("\\\""));
-          break;
-        case '\\':
-          destination.append(std::string_view("\\\\"));
-          break;
-        case '\n':
-          destination.append(std::string_view("\\n"));
-          break;
-        case '\t':
-          destination.append(std::string_view("\\t"));
-          break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-            destination.append(std::string_view(escaped));
-          } else {
-            destination.push_back(c);
-          }
-      }
-    }
+    static constexpr std::string_view k_short_escapes = "\t\n";
+    std::string escaped;
+    core::append_json_escaped(
+        escaped, std::string_view(message.payload.data(), message.payload.size()), k_short_escapes);
+    destination.append(escaped);
   }
   std::unique_ptr<custom_flag_formatter> clone() const override {
     return std::make_unique<JsonMessageFlag>();

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "podcrawl/core/text.hpp"
+#include "podcrawl/core/json_string.hpp"
 
 namespace podcrawl::feed {
 namespace {
@@ -429,26 +429,9 @@ public:
   }
   void string(std::string_view value) {
     m_out += '"';
-    std::size_t copied = 0; // value[copied, i) needs no escaping and is not written yet
-    std::size_t i = 0;
-    while (i < value.size()) {
-      auto byte = static_cast<unsigned char>(value[i]);
-      if (byte >= 0x80) {
-        const std::size_t length = core::decode_utf8(value, i).second;
-        if (length == 0) {
-          m_valid = false;
-          return;
-        }
-        i += length;
-      } else if (byte < 0x20 || byte == '"' || byte == '\\') {
-        m_out.append(value.substr(copied, i - copied));
-        escape(static_cast<char>(byte));
-        copied = ++i;
-      } else {
-        ++i;
-      }
+    if (!core::append_json_escaped(m_out, value, core::k_json_short_escapes)) {
+      m_valid = false;
     }
-    m_out.append(value.substr(copied));
     m_out += '"';
   }
 
@@ -456,42 +439,6 @@ private:
   static constexpr std::size_t k_flush_bytes = 64 * 1024;
 
   void indent() { m_out.append(2 * m_depth, ' '); }
-
-  void escape(char c) {
-    switch (c) {
-      case '"':
-        m_out.append("\\\"");
-        return;
-      case '\\':
-        m_out.append("\\\\");
-        return;
-      case '\b':
-        m_out.append("\\b");
-        return;
-      case '\t':
-        m_out.append("\\t");
-        return;
-      case '\n':
-        m_out.append("\\n");
-        return;
-      case '\f':
-        m_out.append("\\f");
-        return;
-      case '\r':
-        m_out.append("\\r");
-        return;
-      default:
-        break;
-    }
-    if (static_cast<unsigned char>(c) < 0x20) {
-      constexpr std::string_view k_hex = "0123456789abcdef";
-      m_out.append("\\u00");
-      m_out += k_hex[static_cast<unsigned char>(c) >> 4];
-      m_out += k_hex[static_cast<unsigned char>(c) & 0xf];
-    } else {
-      m_out += c;
-    }
-  }
 
   std::ostream* m_sink = nullptr;
   std::string m_out;

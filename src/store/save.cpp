@@ -12,6 +12,7 @@
 
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/hash.hpp"
+#include "podcrawl/core/json_string.hpp"
 #include "podcrawl/feed/json.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/l10n/localizer.hpp"
@@ -437,18 +438,7 @@ public:
 
   static void append_string(std::string& out, std::string_view text) {
     out += '"';
-    for (const char c : text) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-        out += c;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-        out += escaped;
-      } else {
-        out += c;
-      }
-    }
+    core::append_json_escaped(out, text, core::k_json_unicode_escapes);
     out += '"';
   }
 
