@@ -77,10 +77,8 @@ std::string bounded_text(std::string_view text, std::size_t max_bytes);
 // Most bytes of an episode's or show's notes that search reads: the first paragraphs carry what
 // it is about, and a vector of whole notes costs the crawl's write more than the rest of the row.
 inline constexpr std::size_t k_max_search_notes_bytes = 4000;
-// The plain text of notes as search reads them (episodes and shows.search_notes): tags replaced by
-// a space, the character references a sanitizer writes (&amp; &lt; &gt; &quot; &#39; &#N; &#xN;)
-// decoded, runs of white space made one space, cut to at most max_bytes without splitting a
-// character. Storable (storable_text) whatever the input.
+// The words of notes as search reads them (episodes and shows.search_notes): html::search_text,
+// storable (storable_text) whatever the input.
 std::string search_notes(std::string_view html, std::size_t max_bytes);
 
 // The SQL of a show's search vector from its configuration and the index text of its fields
