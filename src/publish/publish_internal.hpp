@@ -88,6 +88,8 @@ public:
   // Start staging; once, before any write.
   void begin(Mode mode);
   Mode mode() const { return m_mode; }
+  // True when a site is published at out_dir (its root page is there): an update needs one.
+  bool site_exists() const;
   // A file of the published state (which may not exist).
   std::filesystem::path state_file(std::string_view name) const;
   // Where the new state's file of that name is written before commit().

@@ -200,12 +200,13 @@ struct SiteWriter::Impl {
   }
 
   // The published site's state when this render may update it: the same fingerprint, a time
-  // not before its own, and its shows recorded.
+  // not before its own, its shows recorded, and the site still there (a folder deleted beside
+  // its state is rendered whole again).
   std::optional<internal::RenderState> read_published_state() const {
     auto state = internal::read_render_state(files.state_file(k_state_file));
     std::error_code error;
     if (!state || state->fingerprint != fingerprint || state->rendered_at > now ||
-        !std::filesystem::exists(files.state_file(k_shows_file), error)) {
+        !std::filesystem::exists(files.state_file(k_shows_file), error) || !files.site_exists()) {
       return std::nullopt;
     }
     return state;

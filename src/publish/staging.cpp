@@ -189,6 +189,11 @@ void SiteFiles::begin(Mode mode) {
   create_folder(m_staging / "state");
 }
 
+bool SiteFiles::site_exists() const {
+  std::error_code error;
+  return fs::is_regular_file(m_site / "index.html", error);
+}
+
 fs::path SiteFiles::state_file(std::string_view name) const {
   return m_state / std::string(name);
 }

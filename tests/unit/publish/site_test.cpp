@@ -169,8 +169,7 @@ TEST_F(RenderedSite, SitemapListsEveryPageWithAlternates) {
     if (name != "index.html") { // the language chooser has no locale of its own
       // Each page is its own locale's alternate: <locale>/... links itself under that tag.
       const std::string locale = name.substr(0, name.find('/'));
-      EXPECT_NE(sitemap.find("hreflang=\"" + locale + "\" href=\"" + url + "\""),
-                std::string::npos)
+      EXPECT_NE(sitemap.find("hreflang=\"" + locale + "\" href=\"" + url + "\""), std::string::npos)
           << url;
     }
   }
@@ -264,6 +263,18 @@ TEST(RenderSite, RewritesOnlyThePagesWhoseContentChanged) {
   fs::last_write_time(show_page, long_ago);
   render_site({changed}, options);
   EXPECT_EQ(fs::last_write_time(show_page), long_ago);
+}
+
+TEST(RenderSite, ASiteDeletedBesideItsStateIsRenderedWhole) {
+  const testing::TempDir dir;
+  const auto options = options_for(dir.path() / "site");
+  render_site({hello_world_tech()}, options);
+  const auto whole = read_tree(dir.path() / "site");
+  ASSERT_GT(whole.size(), 80u);
+  fs::remove_all(dir.path() / "site");
+  const Summary summary = render_site({hello_world_tech()}, options);
+  EXPECT_FALSE(summary.updated);
+  EXPECT_EQ(read_tree(dir.path() / "site"), whole);
 }
 
 // Every file of the site with its content and modification time.
