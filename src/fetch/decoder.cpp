@@ -9,7 +9,7 @@
 #include "decoder_internal.hpp"
 #include "podcrawl/core/ascii.hpp"
 
-namespace podcrawl::fetch::detail {
+namespace podcrawl::fetch::internal {
 
 namespace {
 
@@ -247,4 +247,4 @@ std::unique_ptr<BodyDecoder> make_decoder(std::string_view content_encoding) {
   return nullptr;
 }
 
-} // namespace podcrawl::fetch::detail
+} // namespace podcrawl::fetch::internal

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace podcrawl::fetch::detail {
+namespace podcrawl::fetch::internal {
 
 // How feeding a decoder went.
 enum class DecodeStatus {
@@ -41,4 +41,4 @@ inline constexpr int k_max_zstd_window_log = 23;
 // included: podcrawl never asks for stacked encodings, so none are decoded.
 std::unique_ptr<BodyDecoder> make_decoder(std::string_view content_encoding);
 
-} // namespace podcrawl::fetch::detail
+} // namespace podcrawl::fetch::internal

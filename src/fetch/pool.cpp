@@ -33,7 +33,7 @@ struct Transfer {
   int throttled = 0;     // answers of 429 or 503 asked again
   std::string retry_url; // the hop to ask again once its host's pause ends
   PaceTicket ticket;
-  std::unique_ptr<detail::Hop> hop;
+  std::unique_ptr<internal::Hop> hop;
   int hops_done = 0;       // hops that reached libcurl's end, retries included
   double busy_seconds = 0; // their time from start to end, as libcurl measured it
   std::int64_t received_bytes = 0;
@@ -71,7 +71,7 @@ std::int64_t received_bytes(CURL* handle) {
 }
 
 // What a finished hop says of its host's load.
-Load load_of(CURLcode code, const detail::HopEnd& end) {
+Load load_of(CURLcode code, const internal::HopEnd& end) {
   if (!end.result) {
     return Load::clean; // a redirect
   }
@@ -148,7 +148,7 @@ struct TransferPool::Impl {
         own_crawl(shared_pacer ? nullptr : fixed_pace(fixed_per_host)),
         own_pacer(shared_pacer ? nullptr : std::make_unique<Pacer>(*own_crawl)),
         pacer(shared_pacer ? *shared_pacer : *own_pacer) {
-    detail::ensure_global_init();
+    internal::ensure_global_init();
     multi.reset(curl_multi_init());
     if (multi) {
       curl_multi_setopt(multi.get(), CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
@@ -180,11 +180,11 @@ struct TransferPool::Impl {
 
   // Start the hop of a transfer for `url`; false (and the transfer finished) when impossible.
   bool start_hop(std::unique_ptr<Transfer> transfer, const std::string& url, double now) {
-    transfer->hop = detail::make_hop(transfer->request, url, config);
+    transfer->hop = internal::make_hop(transfer->request, url, config);
     if (!transfer->hop || !multi ||
         curl_multi_add_handle(multi.get(), transfer->hop->curl.get()) != CURLM_OK) {
-      finish(*transfer, detail::failure(FetchOutcome::network_error,
-                                        "libcurl could not start a transfer", url));
+      finish(*transfer, internal::failure(FetchOutcome::network_error,
+                                          "libcurl could not start a transfer", url));
       return false;
     }
     int& in_flight = running_per_host[transfer->host];
@@ -243,7 +243,7 @@ struct TransferPool::Impl {
     for (auto& transfer : queue) {
       const std::string url =
           transfer->retry_url.empty() ? transfer->request.url : transfer->retry_url;
-      FetchResult result = detail::failure(FetchOutcome::deferred, reason, url);
+      FetchResult result = internal::failure(FetchOutcome::deferred, reason, url);
       result.retry_after_seconds = seconds;
       finish(*transfer, std::move(result));
     }
@@ -288,7 +288,7 @@ struct TransferPool::Impl {
     running.erase(found);
     curl_multi_remove_handle(multi.get(), handle);
     release_host(transfer->host);
-    detail::HopEnd end = detail::finish_hop(*transfer->hop, code);
+    internal::HopEnd end = internal::finish_hop(*transfer->hop, code);
     const double now = seconds_now();
     ++transfer->hops_done;
     transfer->busy_seconds += hop_seconds(handle);
@@ -325,9 +325,9 @@ struct TransferPool::Impl {
     }
     if (transfer->hops >= config.max_redirects) {
       finish(*transfer,
-             detail::failure(FetchOutcome::http_error,
-                             "more than " + std::to_string(config.max_redirects) + " redirects",
-                             transfer->hop->url));
+             internal::failure(FetchOutcome::http_error,
+                               "more than " + std::to_string(config.max_redirects) + " redirects",
+                               transfer->hop->url));
       return;
     }
     spdlog::debug("{} redirects to {}", net::redact(transfer->hop->url), net::redact(end.next_url));
@@ -376,8 +376,8 @@ TransferPool::~TransferPool() = default;
 void TransferPool::add(std::uint64_t tag, const FetchRequest& request) {
   if (!net::is_http_url(request.url)) {
     m_impl->finished.emplace_back(
-        tag, detail::failure(FetchOutcome::refused, "only http and https URLs are fetched",
-                             request.url));
+        tag, internal::failure(FetchOutcome::refused, "only http and https URLs are fetched",
+                               request.url));
     return;
   }
   auto transfer = std::make_unique<Transfer>();

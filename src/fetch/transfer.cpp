@@ -11,7 +11,7 @@
 #include "podcrawl/net/url.hpp"
 #include "transfer_internal.hpp"
 
-namespace podcrawl::fetch::detail {
+namespace podcrawl::fetch::internal {
 
 namespace {
 
@@ -309,4 +309,4 @@ std::optional<std::int64_t> parse_retry_after(const std::string& value, std::int
   return std::max<std::int64_t>(0, static_cast<std::int64_t>(date) - now);
 }
 
-} // namespace podcrawl::fetch::detail
+} // namespace podcrawl::fetch::internal

@@ -11,7 +11,7 @@
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/fetch/fetcher.hpp"
 
-namespace podcrawl::fetch::detail {
+namespace podcrawl::fetch::internal {
 
 struct CurlDeleter {
   void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
@@ -75,4 +75,4 @@ std::optional<std::int64_t> parse_retry_after(const std::string& value, std::int
 // Call curl_global_init once per process.
 void ensure_global_init();
 
-} // namespace podcrawl::fetch::detail
+} // namespace podcrawl::fetch::internal

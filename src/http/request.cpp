@@ -96,7 +96,7 @@ std::string Request::header(std::string_view name) const {
   return value;
 }
 
-namespace detail {
+namespace internal {
 
 std::optional<Response> check_request(Request& request, std::string_view target,
                                       const Limits& limits) {
@@ -143,6 +143,6 @@ std::pair<std::string, bool> describe_peer(const sockaddr& address) {
   return {"", false};
 }
 
-} // namespace detail
+} // namespace internal
 
 } // namespace podcrawl::http

@@ -10,7 +10,7 @@
 
 #include "podcrawl/http/server.hpp"
 
-namespace podcrawl::http::detail {
+namespace podcrawl::http::internal {
 
 struct Limits {
   std::size_t max_header_bytes = 16384;
@@ -28,4 +28,4 @@ bool server_owned_header(std::string_view name);
 // The numeric form of a peer's address and whether it is a loopback address.
 std::pair<std::string, bool> describe_peer(const sockaddr& address);
 
-} // namespace podcrawl::http::detail
+} // namespace podcrawl::http::internal

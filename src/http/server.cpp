@@ -157,7 +157,7 @@ void read_client(MHD_Connection* connection, Request& request) {
   const MHD_ConnectionInfo* info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
   if (info && info->client_addr) {
-    const auto [address, loopback] = detail::describe_peer(*info->client_addr);
+    const auto [address, loopback] = internal::describe_peer(*info->client_addr);
     request.client_address = address;
     // A request a proxy on this machine forwarded comes from its client, wherever that is.
     request.loopback_client = loopback && request.header("Forwarded").empty() &&
@@ -199,7 +199,7 @@ enum MHD_Result send(MHD_Connection* connection, const Response& answer, bool cl
     return MHD_NO; // out of memory: libmicrohttpd closes the connection
   }
   for (const auto& [name, value] : answer.headers) {
-    if (!detail::server_owned_header(name)) {
+    if (!internal::server_owned_header(name)) {
       // A header libmicrohttpd refuses (a line break in it) is left out.
       MHD_add_response_header(response.get(), name.c_str(), value.c_str());
     }
@@ -349,8 +349,8 @@ struct Server::Impl {
     request.method = method ? method : "";
     request.received = std::chrono::steady_clock::now();
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, collect_header, &request.headers);
-    const detail::Limits limits{options.max_header_bytes};
-    if (auto refusal = detail::check_request(request, state.target, limits)) {
+    const internal::Limits limits{options.max_header_bytes};
+    if (auto refusal = internal::check_request(request, state.target, limits)) {
       // After a malformed or oversized request the stream cannot be trusted: close it.
       return send(connection, *refusal, true);
     }

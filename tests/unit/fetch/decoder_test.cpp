@@ -11,7 +11,7 @@
 
 #include "support/loopback_server.hpp"
 
-namespace podcrawl::fetch::detail {
+namespace podcrawl::fetch::internal {
 namespace {
 
 constexpr std::size_t k_no_cap = std::numeric_limits<std::size_t>::max();
@@ -166,4 +166,4 @@ TEST(BodyDecoder, KnowsNoOtherEncodingNorAStackOfThem) {
 }
 
 } // namespace
-} // namespace podcrawl::fetch::detail
+} // namespace podcrawl::fetch::internal

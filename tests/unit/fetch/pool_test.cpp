@@ -276,14 +276,14 @@ TEST(TransferPool, RefusesOversizedHeaders) {
 
 TEST(ParseRetryAfter, ReadsSecondsAndHttpDates) {
   const std::int64_t now = 1445412480; // Wed, 21 Oct 2015 07:28:00 GMT
-  EXPECT_EQ(detail::parse_retry_after("0", now), std::optional<std::int64_t>(0));
-  EXPECT_EQ(detail::parse_retry_after("3600", now), std::optional<std::int64_t>(3600));
-  EXPECT_EQ(detail::parse_retry_after("Wed, 21 Oct 2015 08:28:00 GMT", now),
+  EXPECT_EQ(internal::parse_retry_after("0", now), std::optional<std::int64_t>(0));
+  EXPECT_EQ(internal::parse_retry_after("3600", now), std::optional<std::int64_t>(3600));
+  EXPECT_EQ(internal::parse_retry_after("Wed, 21 Oct 2015 08:28:00 GMT", now),
             std::optional<std::int64_t>(3600));
-  EXPECT_EQ(detail::parse_retry_after("Wed, 21 Oct 2015 06:28:00 GMT", now),
+  EXPECT_EQ(internal::parse_retry_after("Wed, 21 Oct 2015 06:28:00 GMT", now),
             std::optional<std::int64_t>(0));
   for (const char* junk : {"", "soon", "-5", "12 seconds", "99999999999999"}) {
-    EXPECT_FALSE(detail::parse_retry_after(junk, now).has_value()) << junk;
+    EXPECT_FALSE(internal::parse_retry_after(junk, now).has_value()) << junk;
   }
 }
 

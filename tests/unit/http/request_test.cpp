@@ -6,7 +6,7 @@
 #include "podcrawl/http/server.hpp"
 #include "request_internal.hpp"
 
-namespace podcrawl::http::detail {
+namespace podcrawl::http::internal {
 namespace {
 
 struct TargetCase {
@@ -114,4 +114,4 @@ TEST(HttpRequestHeader, LeavesOutWhatTheServerWritesItself) {
 }
 
 } // namespace
-} // namespace podcrawl::http::detail
+} // namespace podcrawl::http::internal
