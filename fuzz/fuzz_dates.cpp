@@ -9,6 +9,6 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // A copy of exactly the input, so reading past its end is caught by AddressSanitizer.
   std::string text(reinterpret_cast<const char*>(data), size);
-  (void)podcrawl::feed::parse_date(std::string_view(text));
+  (void)podcrawl::feed::internal::parse_date(std::string_view(text));
   return 0;
 }

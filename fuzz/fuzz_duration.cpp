@@ -8,8 +8,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
-  auto seconds = podcrawl::feed::parse_duration(std::string_view(text));
-  if (seconds && (*seconds < 0 || *seconds > podcrawl::feed::k_max_duration_seconds)) {
+  auto seconds = podcrawl::feed::internal::parse_duration(std::string_view(text));
+  if (seconds && (*seconds < 0 || *seconds > podcrawl::feed::internal::k_max_duration_seconds)) {
     __builtin_trap();
   }
   return 0;

@@ -6,7 +6,7 @@
 #include "dates_internal.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 struct Replacement {
@@ -520,4 +520,4 @@ std::optional<std::int64_t> parse_date(std::string_view text) {
   return parse_tokens(normalized, default_offset);
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Longest date text considered, in bytes.
 inline constexpr std::size_t k_max_date_length = 128;
@@ -16,4 +16,4 @@ inline constexpr std::size_t k_max_date_length = 128;
 // forms some feeds use. Returns nullopt for anything else or for an impossible date.
 std::optional<std::int64_t> parse_date(std::string_view text);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -16,7 +16,7 @@
 #include "language_internal.hpp"
 #include "podcrawl/html/sanitize.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 // Bytes of a show's text scored; CLD2 is as sure of 12 KB as of a megabyte.
@@ -217,4 +217,4 @@ void settle_language(Show& show) {
   show.effective_language = effective_language(show.language, text);
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -6,7 +6,7 @@
 
 #include "podcrawl/feed/model.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // One language a text was found to be in, and its share of the text.
 struct LanguageShare {
@@ -40,4 +40,4 @@ std::string effective_language(std::string_view declared, const TextLanguage& te
 // declared show.language.
 void settle_language(Show& show);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -11,7 +11,7 @@
 #include "podcrawl/net/url.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 std::optional<int> parse_ordinal(const std::string& text) {
@@ -191,4 +191,4 @@ Show finish_show(const Draft& draft) {
   return show;
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -10,7 +10,7 @@
 #include "podcrawl/feed/model.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Most candidates kept per field, enclosures, transcripts or categories of one show or
 // episode; a hostile feed repeating an element a million times gains nothing.
@@ -109,4 +109,4 @@ Episode finish_episode(const Draft& draft);
 // Fill a show's fields (not its episodes) from its draft.
 Show finish_show(const Draft& draft);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -6,7 +6,7 @@
 #include "duration_internal.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 // Longest duration text considered, in bytes.
@@ -166,4 +166,4 @@ std::optional<std::int64_t> parse_duration(std::string_view text) {
   return parse_units(value, false);
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

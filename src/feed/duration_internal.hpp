@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Longest duration accepted, in seconds (about four months): anything longer is an error.
 inline constexpr std::int64_t k_max_duration_seconds = 10'000'000;
@@ -14,4 +14,4 @@ inline constexpr std::int64_t k_max_duration_seconds = 10'000'000;
 // anything else, negative values and values over k_max_duration_seconds.
 std::optional<std::int64_t> parse_duration(std::string_view text);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

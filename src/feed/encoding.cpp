@@ -9,7 +9,7 @@
 #include "encoding_internal.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 struct ConverterClose {
@@ -344,4 +344,4 @@ std::string decode_document(std::string document, std::string_view content_type)
   return decode(bytes, fallback, false).value_or(std::string());
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

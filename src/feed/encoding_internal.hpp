@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Longest document parsed, in bytes; longer input is cut there and parsed as truncated.
 inline constexpr std::size_t k_max_document_bytes = 64 * 1024 * 1024;
@@ -60,4 +60,4 @@ std::optional<Decoder> decoder_for(std::string_view label);
 // in the buffer it came in.
 std::string decode_document(std::string document, std::string_view content_type);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

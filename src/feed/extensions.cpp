@@ -14,7 +14,7 @@
 // common fields are: one-line text, http(s) URLs resolved against the element's base, ASCII
 // lowercase for the namespaces' vocabularies; an element without its required value is ignored.
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 using enum Vocabulary;
@@ -334,4 +334,4 @@ bool read_episode_extension(const xmlNode* node, Draft& draft, const std::string
   return true;
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -6,7 +6,7 @@
 
 #include "draft_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Read an iTunes or Podcasting 2.0 element of the channel that fills ItunesShow or PodcastShow.
 // True when the element is fully read; false when it is not one of them or when the common
@@ -16,4 +16,4 @@ bool read_show_extension(const xmlNode* node, Draft& draft, const std::string& b
 // The same for an item's ItunesEpisode and PodcastEpisode.
 bool read_episode_extension(const xmlNode* node, Draft& draft, const std::string& base);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -12,7 +12,7 @@
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 // Windows-1252's characters for the bytes 0x80..0x9F; 0 where it defines none.
@@ -263,4 +263,4 @@ std::string markup_block(std::string_view text) {
   return clean_block(repair_mojibake(text));
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

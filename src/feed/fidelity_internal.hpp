@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Return the character Windows-1252 gives the byte 0x80..0x9F, as HTML reads the numeric
 // references &#128;..&#159; and browsers a C1 control in a page; 0 for the five bytes it leaves
@@ -35,4 +35,4 @@ std::string plain_line(std::string_view text);
 // clean_block. Its escaping is the markup's own and is left alone.
 std::string markup_block(std::string_view text);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -12,7 +12,7 @@
 #include "language_internal.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 // Longest language text considered, in bytes.
@@ -162,4 +162,4 @@ std::optional<bool> parse_explicit(std::string_view text) {
   return std::nullopt;
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Return the canonical BCP 47 tag for a feed's language: "en-us" and "en_US" -> "en-US",
 // "English" -> "en", "ar" -> "ar". Empty when the text names no known language.
@@ -14,4 +14,4 @@ std::string canonical_language(std::string_view text);
 // case; nullopt for anything else.
 std::optional<bool> parse_explicit(std::string_view text);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -13,6 +13,11 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::attribute;
+using internal::clean_line;
+using internal::iequals;
+using internal::local_name;
+
 // Most outlines read from one OPML document.
 constexpr std::size_t k_max_opml_entries = 100000;
 // Deepest outline nesting followed.
@@ -47,8 +52,8 @@ std::string escape_xml(std::string_view text) {
 } // namespace
 
 std::vector<OpmlEntry> parse_opml(std::string_view bytes) {
-  std::string markup = repair_markup(decode_document(std::string(bytes), ""));
-  XmlDocument document = read_xml(markup);
+  std::string markup = internal::repair_markup(internal::decode_document(std::string(bytes), ""));
+  internal::XmlDocument document = internal::read_xml(markup);
   const xmlNode* root = document ? xmlDocGetRootElement(document.get()) : nullptr;
   if (root == nullptr || !iequals(local_name(root), "opml")) {
     throw core::UsageError("not an OPML document: its root element is not <opml>");

@@ -22,6 +22,22 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::Draft;
+using internal::Field;
+using internal::k_max_candidates;
+using internal::Vocabulary;
+
+using internal::ascii_lower;
+using internal::attribute;
+using internal::base_of;
+using internal::child_text;
+using internal::clean_line;
+using internal::is_element;
+using internal::local_name;
+using internal::text_of;
+using internal::trim;
+using internal::vocabulary;
+
 // Most episodes read from one document; the rest of a longer feed is ignored.
 constexpr std::size_t k_max_episodes = 10000;
 
@@ -167,7 +183,7 @@ std::string read_value(const xmlNode* node, Read read) {
     case Read::markup: {
       std::string type = ascii_lower(trim(attribute(node, "type")));
       bool plain = vocabulary(node) == core && (type == "text" || type == "text/plain");
-      return plain ? html::escaped(text_of(node), html::k_escape_text) : markup_of(node);
+      return plain ? html::escaped(text_of(node), html::k_escape_text) : internal::markup_of(node);
     }
     case Read::href:
       return attribute(node, "href");
@@ -292,7 +308,7 @@ void read_episode_element(const xmlNode* node, Draft& draft, std::string_view fe
       draft.transcripts.push_back({0, attribute(node, "url"), base});
       draft.transcript_types.push_back(attribute(node, "type"));
     }
-  } else if (read_episode_extension(node, draft, base)) {
+  } else if (internal::read_episode_extension(node, draft, base)) {
     return;
   } else if (apply_rules(k_episode_rules, node, draft, base, in_group ? 1 : 0)) {
     std::string permalink = ascii_lower(trim(attribute(node, "isPermaLink")));
@@ -318,7 +334,7 @@ void read_show_element(const xmlNode* node, Draft& draft, std::string_view feed_
       std::string term = attribute(node, "term");
       draft.categories.push_back(term.empty() ? text_of(node) : term);
     }
-  } else if (!read_show_extension(node, draft, base)) {
+  } else if (!internal::read_show_extension(node, draft, base)) {
     apply_rules(k_show_rules, node, draft, base, 0);
   }
 }
@@ -390,7 +406,7 @@ public:
   Show finish() {
     ContainerRead& own = m_has_channel ? m_channel : m_root;
     own.draft.offer(Field::language, 2, own.language, "");
-    Show show = finish_show(own.draft);
+    Show show = internal::finish_show(own.draft);
     if (!trim(m_options.feed_url).empty()) {
       show.feed_url = clean_line(m_options.feed_url);
     }
@@ -435,7 +451,7 @@ private:
     if (container.episodes.size() < k_max_episodes) {
       Draft episode_draft;
       read_episode_children(node, episode_draft, m_options.feed_url, false);
-      container.episodes.push_back(finish_episode(episode_draft));
+      container.episodes.push_back(internal::finish_episode(episode_draft));
     }
   }
 
@@ -450,7 +466,8 @@ private:
 
 // Read the feed from the stream; nullopt when the stream met an error that it recovers from
 // differently than a walk would, so the document is to be read again by a walk.
-std::optional<ParseResult> read_document(const XmlStream& stream, const ParseOptions& options) {
+std::optional<ParseResult> read_document(const internal::XmlStream& stream,
+                                         const ParseOptions& options) {
   ParseResult result;
   xmlTextReader* reader = stream.reader();
   int status = reader != nullptr ? xmlTextReaderRead(reader) : -1;
@@ -478,7 +495,7 @@ std::optional<ParseResult> read_document(const XmlStream& stream, const ParseOpt
     return std::nullopt;
   }
   result.show = feed.finish();
-  settle_language(result.show);
+  internal::settle_language(result.show);
   result.outcome = ParseOutcome::ok;
   return result;
 }
@@ -486,7 +503,7 @@ std::optional<ParseResult> read_document(const XmlStream& stream, const ParseOpt
 } // namespace
 
 ParseResult parse_feed(std::string_view bytes, const ParseOptions& options) {
-  return parse_feed(std::string(bytes.substr(0, k_max_document_bytes)), options);
+  return parse_feed(std::string(bytes.substr(0, internal::k_max_document_bytes)), options);
 }
 
 ParseResult parse_feed(std::string&& bytes, const ParseOptions& options) {
@@ -495,11 +512,13 @@ ParseResult parse_feed(std::string&& bytes, const ParseOptions& options) {
     result.error = "the document is empty";
     return result;
   }
-  std::string markup = repair_markup(decode_document(std::move(bytes), options.content_type));
-  if (std::optional<ParseResult> streamed = read_document(XmlStream::stream(markup), options)) {
+  std::string markup =
+      internal::repair_markup(internal::decode_document(std::move(bytes), options.content_type));
+  if (std::optional<ParseResult> streamed =
+          read_document(internal::XmlStream::stream(markup), options)) {
     return std::move(*streamed);
   }
-  return read_document(XmlStream::walk(markup), options).value_or(ParseResult{});
+  return read_document(internal::XmlStream::walk(markup), options).value_or(ParseResult{});
 }
 
 } // namespace podcrawl::feed

@@ -8,7 +8,7 @@
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 // How far into a document its XML declaration is looked for.
@@ -293,4 +293,4 @@ std::string repair_markup(std::string document) {
   return repair_entities(limit_attributes(strip_doctype(skip_leading_junk(std::move(document)))));
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -7,7 +7,7 @@
 
 #include "podcrawl/html/character_reference.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Longest reference body, between '&' and ';', that feed text is read for: "#x10FFFF",
 // "CounterClockwiseContourIntegral".
@@ -42,4 +42,4 @@ std::string limit_attributes(std::string document);
 // change, which is the common case.
 std::string repair_markup(std::string document);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

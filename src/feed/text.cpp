@@ -8,7 +8,7 @@
 #include "podcrawl/core/text.hpp"
 #include "text_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 bool is_space(char c) {
@@ -133,4 +133,4 @@ std::string clean_block(std::string_view text) {
   return std::string(trim(normalized));
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -7,7 +7,7 @@
 #include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/text.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 // Longest single-line field (title, author, guid, URL) kept, in bytes.
 inline constexpr std::size_t k_max_line_bytes = 4096;
@@ -34,4 +34,4 @@ std::string clean_line(std::string_view text);
 // cut to k_max_markup_bytes.
 std::string clean_block(std::string_view text);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

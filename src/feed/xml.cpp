@@ -9,7 +9,7 @@
 #include "text_internal.hpp"
 #include "xml_internal.hpp"
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 namespace {
 
 struct ParserContextFree {
@@ -279,4 +279,4 @@ std::string base_of(const xmlNode* node, std::string_view document_url) {
   return resolved;
 }
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace podcrawl::feed {
+namespace podcrawl::feed::internal {
 
 struct XmlDocumentFree {
   void operator()(xmlDoc* document) const { xmlFreeDoc(document); }
@@ -100,4 +100,4 @@ std::string child_text(const xmlNode* node, Vocabulary expected, std::string_vie
 // relative references.
 std::string base_of(const xmlNode* node, std::string_view document_url);
 
-} // namespace podcrawl::feed
+} // namespace podcrawl::feed::internal

@@ -9,6 +9,8 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::parse_date;
+
 struct DateCase {
   std::string_view text;
   std::int64_t expected; // Unix seconds; the comment gives the same instant in UTC

@@ -16,6 +16,13 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::canonical_language;
+using internal::detect_text_language;
+using internal::effective_language;
+using internal::language_sample;
+using internal::settle_language;
+using internal::TextLanguage;
+
 TextLanguage text_in(std::string language, int percent, bool reliable, int text_bytes,
                      std::string script) {
   TextLanguage text;

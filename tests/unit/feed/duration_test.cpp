@@ -9,6 +9,9 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::k_max_duration_seconds;
+using internal::parse_duration;
+
 struct DurationCase {
   std::string_view text;
   std::int64_t expected_seconds;

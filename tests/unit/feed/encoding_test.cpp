@@ -11,6 +11,10 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::decode_document;
+using internal::decoder_for;
+using internal::DecoderKind;
+
 struct Family {
   std::string label;
   std::string bytes;

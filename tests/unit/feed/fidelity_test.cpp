@@ -12,6 +12,13 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::decode_references;
+using internal::markup_block;
+using internal::numeric_reference_character;
+using internal::plain_line;
+using internal::repair_mojibake;
+using internal::windows_1252_c1;
+
 struct Case {
   std::string input;
   std::string expected;

@@ -8,6 +8,9 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::canonical_language;
+using internal::parse_explicit;
+
 struct LanguageCase {
   std::string_view text;
   std::string_view expected;

@@ -9,6 +9,14 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::charset_from_content_type;
+using internal::declared_encoding;
+using internal::decode_document;
+using internal::limit_attributes;
+using internal::repair_entities;
+using internal::skip_leading_junk;
+using internal::strip_doctype;
+
 struct RepairCase {
   std::string_view input;
   std::string_view expected;

@@ -10,6 +10,9 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::clean_block;
+using internal::clean_line;
+
 struct Case {
   std::string input;
   std::string line;  // clean_line

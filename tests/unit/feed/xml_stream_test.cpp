@@ -9,6 +9,9 @@
 namespace podcrawl::feed {
 namespace {
 
+using internal::k_max_streamed_cdata_bytes;
+using internal::XmlStream;
+
 // Read every node; return how many elements there were.
 int read_all(const XmlStream& stream) {
   int elements = 0;
