@@ -8,6 +8,10 @@ namespace podcrawl::store {
 
 namespace {
 
+using internal::guarded;
+using internal::k_directory_channel;
+using internal::redact_database_url;
+
 class Receiver : public pqxx::notification_receiver {
 public:
   Receiver(pqxx::connection_base& connection, std::vector<std::string>& slugs)

@@ -14,6 +14,13 @@
 namespace podcrawl::store {
 namespace {
 
+using internal::bounded_text;
+using internal::guarded;
+using internal::id_array;
+using internal::k_max_art_url_bytes;
+using internal::k_max_error_bytes;
+using internal::notify_show_changed;
+
 std::vector<model::ArtRendition> renditions_from(const std::string& text) {
   std::vector<model::ArtRendition> renditions;
   const nlohmann::json items = nlohmann::json::parse(text, nullptr, false);
@@ -53,6 +60,8 @@ std::optional<model::StoredArtwork> artwork_from(const pqxx::result& rows) {
 
 } // namespace
 
+namespace internal {
+
 std::optional<model::StoredArtwork> artwork_from_text(const pqxx::field& field) {
   if (field.is_null()) {
     return std::nullopt;
@@ -71,6 +80,8 @@ std::optional<model::StoredArtwork> artwork_from_text(const pqxx::field& field) 
   }
   return art;
 }
+
+} // namespace internal
 
 CoverArt::CoverArt(Database& database) : m_impl(database.m_impl.get()) {}
 

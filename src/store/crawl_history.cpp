@@ -17,6 +17,15 @@ namespace podcrawl::store {
 
 namespace {
 
+using internal::bounded_text;
+using internal::commit_without_flush_wait;
+using internal::exec_named;
+using internal::guarded;
+using internal::k_max_host_bytes;
+using internal::nullable;
+using internal::read_stats;
+using internal::SnapshotTransaction;
+
 constexpr const char* k_kind_columns[model::k_fetch_kinds] = {
     "ok",           "unchanged",  "not_modified", "deferred",  "network", "client_error",
     "server_error", "http_other", "not_a_feed",   "too_large", "refused", "gone"};
@@ -407,6 +416,8 @@ void CrawlHistory::save_host_paces(std::int64_t run_id,
   });
 }
 
+namespace internal {
+
 model::Stats read_stats(pqxx::transaction_base& txn) {
   const auto counts = txn.exec1(
       "SELECT"
@@ -455,6 +466,8 @@ model::Stats read_stats(pqxx::transaction_base& txn) {
   }
   return stats;
 }
+
+} // namespace internal
 
 model::Stats CrawlHistory::stats() {
   return guarded(m_impl->redacted_url, "stats", [&] {

@@ -13,6 +13,11 @@
 namespace podcrawl::store {
 namespace {
 
+using internal::exec_named;
+using internal::guarded;
+using internal::nullable;
+using internal::release_show;
+
 // The columns feed_from_row reads, from `feeds f LEFT JOIN shows s`.
 const std::string k_feed_columns =
     "f.id, f.url, f.status,"
@@ -49,6 +54,8 @@ std::vector<FeedRecord> feeds_from_result(const pqxx::result& result) {
 
 } // namespace
 
+namespace internal {
+
 void release_show(pqxx::work& txn, std::int64_t feed_id) {
   const auto released = txn.exec_params(
       "WITH heir AS ("
@@ -63,6 +70,8 @@ void release_show(pqxx::work& txn, std::int64_t feed_id) {
     notify_show_changed(txn, row[0].as<std::string>());
   }
 }
+
+} // namespace internal
 
 CrawlList::CrawlList(Database& database) : m_impl(database.m_impl.get()) {}
 

@@ -8,6 +8,9 @@
 namespace podcrawl::store {
 namespace {
 
+using internal::guarded;
+using internal::redact_database_url;
+
 // libpq's messages span lines ("server closed the connection unexpectedly\n\tThis probably
 // means..."): their lines, trimmed, joined with "; ", so an error stays one line of a log.
 std::string one_line(const std::string& text) {
@@ -33,6 +36,8 @@ std::string one_line(const std::string& text) {
 Database::Impl::Impl(const std::string& url)
     : redacted_url(redact_database_url(url)), connection(url) {}
 
+namespace internal {
+
 void rethrow_as_environment_error(const std::string& redacted_url, const char* operation) {
   try {
     throw;
@@ -47,6 +52,8 @@ void rethrow_as_environment_error(const std::string& redacted_url, const char* o
                                  "): " + one_line(error.what()));
   }
 }
+
+} // namespace internal
 
 Database::Database(const std::string& url) {
   try {

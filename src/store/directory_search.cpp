@@ -24,6 +24,8 @@ namespace podcrawl::store {
 // The text analysis (DirectorySearch::search hides the namespace's name in its members).
 namespace analysis = podcrawl::search;
 
+namespace internal {
+
 namespace {
 
 std::string weighted_vector(std::string_view config, std::string_view text, char weight) {
@@ -91,7 +93,26 @@ std::string write_typo_words(std::string_view parameter) {
          std::string(parameter) + "::text, ' ')) w ORDER BY 1 ON CONFLICT DO NOTHING";
 }
 
+} // namespace internal
+
 namespace {
+
+using internal::episode_entry_from_row;
+using internal::episode_search_vector;
+using internal::exec_named;
+using internal::guarded;
+using internal::id_array;
+using internal::k_after_episode;
+using internal::k_episode_columns;
+using internal::k_max_search_notes_bytes;
+using internal::k_summary_columns;
+using internal::search_notes;
+using internal::search_words;
+using internal::show_search_vector;
+using internal::SnapshotTransaction;
+using internal::summary_from_row;
+using internal::typo_words_to_write;
+using internal::write_typo_words;
 
 std::size_t character_count(std::string_view text) {
   return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {

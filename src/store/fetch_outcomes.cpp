@@ -7,6 +7,17 @@
 
 namespace podcrawl::store {
 
+namespace {
+
+using internal::bounded_text;
+using internal::commit_without_flush_wait;
+using internal::exec_named;
+using internal::guarded;
+using internal::k_max_error_bytes;
+using internal::release_show;
+
+} // namespace
+
 FetchOutcomes::FetchOutcomes(Database& database) : m_impl(database.m_impl.get()) {}
 
 void FetchOutcomes::record_not_modified(std::int64_t feed_id, std::int64_t now,

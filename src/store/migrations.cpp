@@ -13,6 +13,8 @@
 namespace podcrawl::store {
 namespace {
 
+using internal::guarded;
+
 // Key of the advisory lock that serializes concurrent migrators ("podcrawl" in ASCII).
 constexpr std::int64_t k_migration_lock = 0x706f646372617771;
 

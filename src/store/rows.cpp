@@ -4,7 +4,7 @@
 #include "rows_internal.hpp"
 #include "store_internal.hpp"
 
-namespace podcrawl::store {
+namespace podcrawl::store::internal {
 
 const char* const k_episode_order = "e.published DESC NULLS LAST, e.position, e.id";
 
@@ -120,4 +120,4 @@ std::string id_array(const std::vector<std::int64_t>& ids) {
   return text;
 }
 
-} // namespace podcrawl::store
+} // namespace podcrawl::store::internal

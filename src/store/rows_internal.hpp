@@ -12,7 +12,7 @@
 
 // Reading shows and episodes from result rows: the column lists and their readers, shared by
 // every statement that loads them.
-namespace podcrawl::store {
+namespace podcrawl::store::internal {
 
 // The artwork of `shows s` as one text column (artwork_from_text reads it): its content hash,
 // width, height and renditions, or NULL while it has none. A macro, so that the column lists
@@ -83,4 +83,4 @@ model::StoredEpisode episode_from_row(const pqxx::row& row);
 // language (from k_after_episode on).
 model::EpisodeEntry episode_entry_from_row(const pqxx::row& row);
 
-} // namespace podcrawl::store
+} // namespace podcrawl::store::internal

@@ -34,6 +34,26 @@
 namespace podcrawl::store {
 namespace {
 
+using internal::bounded_text;
+using internal::episode_search_vector;
+using internal::exec_named;
+using internal::guarded;
+using internal::k_max_art_url_bytes;
+using internal::k_max_categories;
+using internal::k_max_category_bytes;
+using internal::k_max_error_bytes;
+using internal::k_max_language_bytes;
+using internal::k_max_search_notes_bytes;
+using internal::k_pictured_episodes;
+using internal::notify_show_changed;
+using internal::nullable;
+using internal::remember_typo_words;
+using internal::search_notes;
+using internal::show_search_vector;
+using internal::storable_text;
+using internal::typo_words_to_write;
+using internal::write_typo_words;
+
 // Longest episode key stored as is; longer ones are cut and suffixed with a hash of the whole
 // key so they stay unique and fit the index.
 constexpr std::size_t k_max_episode_key_bytes = 1000;

@@ -11,11 +11,25 @@
 
 #include <pqxx/pqxx>
 
-#include "podcrawl/store/database.hpp"
 #include "podcrawl/model/report.hpp"
+#include "podcrawl/store/database.hpp"
 #include "podcrawl/store/records.hpp"
 
 namespace podcrawl::store {
+
+// What a Database holds, shared by the classes made over it: a member of Database, so outside
+// namespace internal.
+struct Database::Impl {
+  std::string redacted_url;
+  pqxx::connection connection;
+  std::unordered_set<std::string> typo_words_written; // committed, at most k_remembered_...
+
+  explicit Impl(const std::string& url);
+};
+
+} // namespace podcrawl::store
+
+namespace podcrawl::store::internal {
 
 // Longest error message kept on a feed and in its fetch history.
 inline constexpr std::size_t k_max_error_bytes = 1000;
@@ -40,14 +54,6 @@ inline constexpr int k_max_search_results = 1000;
 // Words this connection wrote to search_words lately (typo_words_to_write), at most this many
 // (then forgotten at once).
 inline constexpr std::size_t k_remembered_typo_words = 100'000;
-
-struct Database::Impl {
-  std::string redacted_url;
-  pqxx::connection connection;
-  std::unordered_set<std::string> typo_words_written; // committed, at most k_remembered_...
-
-  explicit Impl(const std::string& url);
-};
 
 // A nullable column. (libpqxx 6.4 as packaged cannot read std::optional itself; as a
 // statement parameter an empty std::optional is NULL.)
@@ -155,4 +161,4 @@ auto guarded(const std::string& redacted_url, const char* operation, Body&& body
   }
 }
 
-} // namespace podcrawl::store
+} // namespace podcrawl::store::internal

@@ -11,7 +11,7 @@
 #include "podcrawl/html/search_text.hpp"
 #include "store_internal.hpp"
 
-namespace podcrawl::store {
+namespace podcrawl::store::internal {
 namespace {
 
 bool is_space(char c) {
@@ -85,4 +85,4 @@ std::string redact_database_url(const std::string& url) {
   return redacted;
 }
 
-} // namespace podcrawl::store
+} // namespace podcrawl::store::internal

@@ -10,6 +10,11 @@
 namespace podcrawl::store {
 namespace {
 
+using internal::bounded_text;
+using internal::k_max_search_notes_bytes;
+using internal::search_notes;
+using internal::storable_text;
+
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD";
 
 TEST(StorableText, KeepsWellFormedUtf8AndReplacesEveryBadByte) {
