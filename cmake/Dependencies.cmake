@@ -27,7 +27,6 @@ podcrawl_require_pkg(LIBXML2 libxml-2.0 libxml2-dev)
 podcrawl_require_pkg(GUMBO gumbo libgumbo-dev)
 podcrawl_require_pkg(PQXX libpqxx libpqxx-dev)
 podcrawl_require_pkg(ICU "icu-uc;icu-i18n;icu-io" libicu-dev)
-podcrawl_require_pkg(HTTPLIB cpp-httplib libcpp-httplib-dev)
 podcrawl_require_pkg(MHD libmicrohttpd libmicrohttpd-dev)
 podcrawl_require_pkg(VIPS vips libvips-dev)
 # CLD2 ships no pkg-config file or CMake package: its header and library are found directly.

@@ -19,8 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include <httplib.h>
-
+#include "support/http_client.hpp"
 #include "support/loopback_server.hpp"
 #include "support/process.hpp"
 #include "support/temp_dir.hpp"
@@ -374,7 +373,7 @@ TEST_P(HostileFeed, ParsesWithinBoundsReadingAndFetchingNothing) {
   // Were a DTD ever fetched, its entities would put the marker into the output.
   const std::string dtd = "<!ENTITY evil \"" + std::string(k_dtd_marker) + "\">";
   for (const char* path : {"/x", "/remote.dtd", "/evil.dtd"}) {
-    server.on_get(path, [dtd](const httplib::Request&, httplib::Response& response) {
+    server.on_get(path, [dtd](const testing::Request&, testing::Response& response) {
       response.set_content(dtd, "application/xml-dtd");
     });
   }
@@ -431,8 +430,7 @@ TEST(HostileFeedHarness, SeesWhatItChecksFor) {
   EXPECT_EQ(read.status, 0);
   EXPECT_NE(read.out.find(k_secret_marker), std::string::npos);
 
-  httplib::Client client("127.0.0.1", server.port());
-  client.Get("/evil.dtd");
+  testing::curl_get(server.port(), "/evil.dtd");
   EXPECT_EQ(server.count("/evil.dtd"), 1);
 
   // dd fills a 300 MB block from /dev/zero, so all of it becomes resident.

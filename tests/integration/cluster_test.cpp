@@ -2,7 +2,6 @@
 // across a stop and a start of its database, and every read-only command and the live server on
 // a real streaming replica (pg_basebackup -R) while crawls write to the primary.
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "directory_fixture.hpp"
+#include "support/http_client.hpp"
 #include "support/loopback_server.hpp"
 #include "support/own_cluster.hpp"
 #include "support/process.hpp"
@@ -32,25 +32,10 @@ const std::string k_new_title = "Episode 84: a brand-new episode";
 // machine.
 constexpr auto k_replica_bound = 30s;
 
-struct Answer {
-  int status = 0; // 0 when nothing came back
-  std::string body;
-  httplib::Headers headers;
-
-  std::string header(const std::string& name) const {
-    const auto found = headers.find(name);
-    return found == headers.end() ? "" : found->second;
-  }
-};
+using testing::Answer;
 
 Answer get(int port, const std::string& path) {
-  httplib::Client client("127.0.0.1", port);
-  client.set_read_timeout(10, 0);
-  const auto result = client.Get(path);
-  if (!result) {
-    return {};
-  }
-  return {result->status, result->body, result->headers};
+  return testing::curl_get(port, path);
 }
 
 // A figure of /metrics, -1 when it is not there.

@@ -4,7 +4,6 @@
 // interruption every stored show is whole; after one more crawl the database holds exactly what
 // one clean crawl of the same feeds stores.
 #include <gtest/gtest.h>
-#include <httplib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -156,13 +155,13 @@ class FeedServer {
 public:
   FeedServer() {
     m_server.on_get(R"(/feeds/(\d+)\.xml)",
-                    [this](const httplib::Request& request, httplib::Response& response) {
+                    [this](const testing::Request& request, testing::Response& response) {
                       m_trigger.on_request();
-                      const int show = show_of(std::stoi(request.matches[1].str()));
+                      const int show = show_of(std::stoi(request.matches[1]));
                       const int generation = m_generation.load();
                       const std::string tag = etag(show, generation);
                       response.set_header("ETag", tag);
-                      if (request.get_header_value("If-None-Match") == tag) {
+                      if (request.header("If-None-Match") == tag) {
                         response.status = 304;
                         return;
                       }

@@ -4,7 +4,6 @@
 #include <map>
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include "directory_fixture.hpp"
@@ -170,7 +169,7 @@ TEST_F(CrawlRender, PrivateAddressesAreRefusedByDefault) {
 
 TEST_F(CrawlRender, AGoneFeedIsNoLongerFetched) {
   testing::LoopbackServer server;
-  server.on_get("/gone.xml", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/gone.xml", [](const testing::Request&, testing::Response& response) {
     response.status = 410;
   });
   add_opml({server.url("/gone.xml")});

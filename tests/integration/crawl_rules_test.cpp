@@ -4,7 +4,6 @@
 
 #include <filesystem>
 
-#include <httplib.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -66,10 +65,10 @@ protected:
 
 TEST_F(CrawlRules, APermanentRedirectMovesTheFeedAndATemporaryOneDoesNot) {
   testing::LoopbackServer server;
-  server.on_get("/moved.xml", [&](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/moved.xml", [&](const testing::Request&, testing::Response& response) {
     response.set_redirect(server.url("/new.xml"), 301);
   });
-  server.on_get("/visiting.xml", [&](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/visiting.xml", [&](const testing::Request&, testing::Response& response) {
     response.set_redirect(server.url("/elsewhere.xml"), 302);
   });
   server.serve_feed("/new.xml", small_feed("Moved"), "application/rss+xml", "\"a\"");
@@ -99,7 +98,7 @@ TEST_F(CrawlRules, NewFeedUrlMovesTheFeed) {
 
 TEST_F(CrawlRules, RepeatedFailuresBackOffFurtherEachTime) {
   testing::LoopbackServer server;
-  server.on_get("/broken.xml", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/broken.xml", [](const testing::Request&, testing::Response& response) {
     response.status = 500;
   });
   add({server.url("/broken.xml")});
@@ -124,10 +123,10 @@ TEST_F(CrawlRules, RepeatedFailuresBackOffFurtherEachTime) {
 
 TEST_F(CrawlRules, AMissingFeedFailsSoonerAndWaitsLongerThanABrokenServer) {
   testing::LoopbackServer server;
-  server.on_get("/broken.xml", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/broken.xml", [](const testing::Request&, testing::Response& response) {
     response.status = 500;
   });
-  server.on_get("/missing.xml", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/missing.xml", [](const testing::Request&, testing::Response& response) {
     response.status = 404;
   });
   add({server.url("/broken.xml"), server.url("/missing.xml")});
@@ -147,7 +146,7 @@ TEST_F(CrawlRules, AMissingFeedFailsSoonerAndWaitsLongerThanABrokenServer) {
 
 TEST_F(CrawlRules, RetryAfterPostponesTheNextFetch) {
   testing::LoopbackServer server;
-  server.on_get("/busy.xml", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/busy.xml", [](const testing::Request&, testing::Response& response) {
     response.status = 429;
     response.set_header("Retry-After", "86400");
   });
@@ -162,7 +161,7 @@ TEST_F(CrawlRules, BodiesOverTheCapFailEvenWhenTheyArriveCompressed) {
   server.serve_feed("/big.xml", big, "application/rss+xml", "\"a\"");
   const std::string bomb = testing::gzip(big);
   ASSERT_LT(bomb.size(), 10000u);
-  server.on_get("/bomb.xml", [&bomb](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/bomb.xml", [&bomb](const testing::Request&, testing::Response& response) {
     response.set_header("Content-Encoding", "gzip");
     response.set_content(bomb, "application/rss+xml");
   });
@@ -181,10 +180,10 @@ TEST_F(CrawlRules, BodiesOverTheCapFailEvenWhenTheyArriveCompressed) {
 
 TEST_F(CrawlRules, ARedirectLoopFailsTheFeed) {
   testing::LoopbackServer server;
-  server.on_get("/a.xml", [&](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/a.xml", [&](const testing::Request&, testing::Response& response) {
     response.set_redirect(server.url("/b.xml"), 302);
   });
-  server.on_get("/b.xml", [&](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/b.xml", [&](const testing::Request&, testing::Response& response) {
     response.set_redirect(server.url("/a.xml"), 302);
   });
   add({server.url("/a.xml")});
@@ -204,10 +203,10 @@ TEST_F(CrawlRules, ARedirectToAPrivateAddressIsRefusedAtTheHop) {
   testing::LoopbackServer target;
   target.serve_feed("/feed.xml", small_feed("Private"), "application/rss+xml", "\"p\"");
   allowed.serve_feed("/direct.xml", small_feed("Direct"), "application/rss+xml", "\"d\"");
-  allowed.on_get("/to-loopback.xml", [&](const httplib::Request&, httplib::Response& response) {
+  allowed.on_get("/to-loopback.xml", [&](const testing::Request&, testing::Response& response) {
     response.set_redirect(target.url("/feed.xml"), 302);
   });
-  allowed.on_get("/to-localhost.xml", [&](const httplib::Request&, httplib::Response& response) {
+  allowed.on_get("/to-localhost.xml", [&](const testing::Request&, testing::Response& response) {
     response.set_redirect("http://localhost:" + std::to_string(target.port()) + "/feed.xml", 301);
   });
   const fs::path config = m_dir.path() / "podcrawl.toml";

@@ -3,7 +3,6 @@
 #include <ctime>
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 namespace podcrawl::testing {
@@ -58,11 +57,10 @@ std::string arabic_feed() {
 }
 
 void ChangingFeed::serve(LoopbackServer& server, const std::string& path) {
-  server.on_get(path, [self = shared_from_this()](const httplib::Request& request,
-                                                  httplib::Response& response) {
+  server.on_get(path, [self = shared_from_this()](const Request& request, Response& response) {
     std::lock_guard lock(self->m_mutex);
     response.set_header("ETag", self->m_etag);
-    if (request.get_header_value("If-None-Match") == self->m_etag) {
+    if (request.header("If-None-Match") == self->m_etag) {
       response.status = 304;
       return;
     }

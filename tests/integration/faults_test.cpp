@@ -4,7 +4,6 @@
 #include <sys/resource.h>
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -103,58 +102,64 @@ protected:
   }
 
   void serve_misbehaviours() {
-    m_server.on_get("/drip.xml", [this](const httplib::Request&, httplib::Response& response) {
-      response.set_chunked_content_provider(
-          "application/rss+xml", [this](std::size_t, httplib::DataSink& sink) {
-            // 10 bytes every 100 ms: a tenth of the low-speed limit.
-            return sink.is_writable() && sink.write("          ", 10) && m_valve.wait(100ms);
-          });
+    m_server.on_get("/drip.xml", [this](const testing::Request&, testing::Response& response) {
+      response.set_stream("application/rss+xml", std::nullopt,
+                          [this](std::uint64_t produced) -> std::optional<std::string> {
+                            // 10 bytes every 100 ms: a tenth of the low-speed limit.
+                            if (produced > 0 && !m_valve.wait(100ms)) {
+                              return std::nullopt;
+                            }
+                            return std::string(10, ' ');
+                          });
     });
-    m_server.on_get("/reset.xml", [this](const httplib::Request&, httplib::Response& response) {
-      response.set_content_provider(m_feed.size(), "application/rss+xml",
-                                    [this](std::size_t, std::size_t, httplib::DataSink& sink) {
-                                      // Half the promised body, then the connection ends.
-                                      sink.write(m_feed.data(), m_feed.size() / 2);
-                                      return false;
-                                    });
+    m_server.on_get("/reset.xml", [this](const testing::Request&, testing::Response& response) {
+      response.set_stream("application/rss+xml", m_feed.size(),
+                          [this](std::uint64_t produced) -> std::optional<std::string> {
+                            // Half the promised body, then the connection ends.
+                            if (produced > 0) {
+                              return std::nullopt;
+                            }
+                            return m_feed.substr(0, m_feed.size() / 2);
+                          });
     });
-    m_server.on_get("/bomb.xml", [this](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/bomb.xml", [this](const testing::Request&, testing::Response& response) {
       response.set_header("Content-Encoding", "gzip");
       response.set_content(m_bomb, "application/rss+xml");
     });
     m_server.on_get(
-        "/truncated-gzip.xml", [this](const httplib::Request&, httplib::Response& response) {
+        "/truncated-gzip.xml", [this](const testing::Request&, testing::Response& response) {
           const std::string compressed = testing::gzip(m_feed);
           response.set_header("Content-Encoding", "gzip");
           response.set_content(compressed.substr(0, compressed.size() / 2), "application/rss+xml");
         });
-    m_server.on_get("/endless.xml", [this](const httplib::Request&, httplib::Response& response) {
-      response.set_chunked_content_provider("application/rss+xml",
-                                            [this](std::size_t, httplib::DataSink& sink) {
-                                              static const std::string k_block(16384, ' ');
-                                              return m_valve.is_open() && sink.is_writable() &&
-                                                     sink.write(k_block.data(), k_block.size());
-                                            });
+    m_server.on_get("/endless.xml", [this](const testing::Request&, testing::Response& response) {
+      response.set_stream("application/rss+xml", std::nullopt,
+                          [this](std::uint64_t) -> std::optional<std::string> {
+                            if (!m_valve.is_open()) {
+                              return std::nullopt;
+                            }
+                            return std::string(16384, ' ');
+                          });
     });
-    m_server.on_get("/loop-a.xml", [this](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/loop-a.xml", [this](const testing::Request&, testing::Response& response) {
       response.set_redirect(m_server.url("/loop-b.xml"), 302);
     });
-    m_server.on_get("/loop-b.xml", [this](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/loop-b.xml", [this](const testing::Request&, testing::Response& response) {
       response.set_redirect(m_server.url("/loop-a.xml"), 302);
     });
     m_server.serve_feed("/image.xml", feed_with_items("Served as an image", 1), "image/png",
                         "\"i\"");
-    m_server.on_get("/page.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/page.xml", [](const testing::Request&, testing::Response& response) {
       response.set_content(
           "<!DOCTYPE html><html><head><title>Welcome</title></head>"
           "<body><p>This is a web page.</p></body></html>",
           "text/html");
     });
-    m_busy_server.on_get("/busy.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_busy_server.on_get("/busy.xml", [](const testing::Request&, testing::Response& response) {
       response.status = 429;
       response.set_header("Retry-After", std::to_string(k_retry_after_seconds));
     });
-    m_server.on_get("/broken.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/broken.xml", [](const testing::Request&, testing::Response& response) {
       response.status = 500;
     });
     m_server.serve_feed("/healthy.xml", feed_with_items("Healthy", 3), "application/rss+xml",

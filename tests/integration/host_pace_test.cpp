@@ -1,7 +1,6 @@
 // Each host's pace, through the podcrawl binary against loopback hosts and a throwaway
 // PostgreSQL database: what one crawl process learns of a host, the next one starts from.
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -28,14 +27,14 @@ class CountingHost {
 public:
   explicit CountingHost(std::chrono::milliseconds latency)
       : m_server("127.0.0.1", 64), m_latency_ms(latency.count()) {
-    m_server.on_get(R"(/feed/(\d+)\.xml)", [this](const httplib::Request& request,
-                                                  httplib::Response& response) {
+    m_server.on_get(R"(/feed/(\d+)\.xml)", [this](const testing::Request& request,
+                                                  testing::Response& response) {
       {
         std::lock_guard lock(m_mutex);
         m_in_hand.push_back(++m_active);
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(m_latency_ms.load()));
-      const std::string n = request.matches[1].str();
+      const std::string n = request.matches[1];
       response.set_content("<rss version=\"2.0\"><channel><title>Show " + n +
                                "</title><item><title>Episode</title><guid>e-" + n +
                                "</guid><enclosure url=\"https://media.example/" + n +

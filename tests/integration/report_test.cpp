@@ -2,7 +2,6 @@
 // succeed and fail in every way on a loopback server, a real PostgreSQL behind them.
 #include <gtest/gtest.h>
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -43,16 +42,16 @@ protected:
       return;
     }
     m_server.serve_feed("/ok.xml", feed("Fine", 3), "application/rss+xml", "\"v1\"");
-    m_server.on_get("/missing.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/missing.xml", [](const testing::Request&, testing::Response& response) {
       response.status = 404;
     });
-    m_server.on_get("/broken.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/broken.xml", [](const testing::Request&, testing::Response& response) {
       response.status = 500;
     });
-    m_server.on_get("/page.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/page.xml", [](const testing::Request&, testing::Response& response) {
       response.set_content("<html><body>not a feed</body></html>", "text/html");
     });
-    m_server.on_get("/gone.xml", [](const httplib::Request&, httplib::Response& response) {
+    m_server.on_get("/gone.xml", [](const testing::Request&, testing::Response& response) {
       response.status = 410;
     });
     for (const char* path : {"/ok.xml", "/missing.xml", "/broken.xml", "/page.xml", "/gone.xml"}) {

@@ -22,7 +22,6 @@
 
 #include <brotli/decode.h>
 #include <gtest/gtest.h>
-#include <httplib.h>
 #include <zlib.h>
 
 #include "directory_fixture.hpp"

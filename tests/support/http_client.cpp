@@ -6,12 +6,45 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
+#include <curl/curl.h>
+
 namespace podcrawl::testing {
+namespace {
+
+std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// Add one "Name: value" line to the answer's headers; other lines (the status line, the blank
+// line) are not headers.
+void add_header_line(std::string_view line, Answer& answer) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) {
+    line.remove_suffix(1);
+  }
+  const auto colon = line.find(':');
+  if (colon == std::string_view::npos) {
+    return;
+  }
+  const auto value = line.find_first_not_of(' ', colon + 1);
+  answer.headers[lower_case(std::string(line.substr(0, colon)))] =
+      value == std::string_view::npos ? "" : std::string(line.substr(value));
+}
+
+} // namespace
+
+std::string Answer::header(std::string name) const {
+  const auto found = headers.find(lower_case(std::move(name)));
+  return found == headers.end() ? "" : found->second;
+}
 
 int connect_to(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -56,18 +89,7 @@ Answer parse_answer(const std::string& raw) {
   std::string line;
   std::getline(lines, line);
   while (std::getline(lines, line)) {
-    if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
-    }
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) {
-      continue;
-    }
-    std::string name = line.substr(0, colon);
-    for (char& c : name) {
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    answer.headers[name] = line.substr(line.find_first_not_of(' ', colon + 1));
+    add_header_line(line, answer);
   }
   answer.body = raw.substr(head_end + 4);
   return answer;
@@ -104,6 +126,70 @@ Answer request(int port, const std::string& method, const std::string& target,
 
 Answer get(int port, const std::string& target, const std::vector<std::string>& headers) {
   return request(port, "GET", target, headers);
+}
+
+namespace {
+
+struct CurlCleanup {
+  void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
+};
+struct SlistFree {
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+
+std::size_t take_body(char* data, std::size_t size, std::size_t count, void* cls) {
+  auto& answer = *static_cast<Answer*>(cls);
+  answer.body.append(data, size * count);
+  answer.received += size * count;
+  return size * count;
+}
+
+std::size_t take_header(char* data, std::size_t size, std::size_t count, void* cls) {
+  auto& answer = *static_cast<Answer*>(cls);
+  const std::string_view line(data, size * count);
+  answer.received += line.size();
+  if (line.starts_with("HTTP/")) {
+    answer.headers.clear(); // a head after a 100 Continue replaces it
+  }
+  add_header_line(line, answer);
+  return size * count;
+}
+
+} // namespace
+
+Answer curl_get(int port, const std::string& target, const std::vector<std::string>& headers,
+                std::chrono::seconds timeout) {
+  const std::unique_ptr<CURL, CurlCleanup> curl(curl_easy_init());
+  if (!curl) {
+    throw std::runtime_error("curl_easy_init failed");
+  }
+  std::unique_ptr<curl_slist, SlistFree> header_lines;
+  for (const auto& header : headers) {
+    curl_slist* appended = curl_slist_append(header_lines.get(), header.c_str());
+    if (appended == nullptr) {
+      throw std::runtime_error("curl_slist_append failed");
+    }
+    header_lines.release();
+    header_lines.reset(appended);
+  }
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + target;
+  Answer answer;
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_NOPROXY, "*");
+  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, static_cast<long>(timeout.count()));
+  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, header_lines.get());
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, take_body);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &answer);
+  curl_easy_setopt(curl.get(), CURLOPT_HEADERFUNCTION, take_header);
+  curl_easy_setopt(curl.get(), CURLOPT_HEADERDATA, &answer);
+  if (curl_easy_perform(curl.get()) != CURLE_OK) {
+    return {};
+  }
+  long status = 0;
+  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
+  answer.status = static_cast<int>(status);
+  return answer;
 }
 
 } // namespace podcrawl::testing

@@ -1,7 +1,6 @@
 #include "podcrawl/fetch/fetcher.hpp"
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 
 #include "fetch_test_helpers.hpp"
 #include "support/loopback_server.hpp"
@@ -80,10 +79,10 @@ TEST(Fetch, RefusesSchemesOtherThanHttp) {
 
 TEST(Fetch, MarksAChainOfPermanentRedirectsAsAMove) {
   testing::LoopbackServer server;
-  server.on_get("/old", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/old", [](const testing::Request&, testing::Response& response) {
     response.set_redirect("/older", 301);
   });
-  server.on_get("/older", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/older", [](const testing::Request&, testing::Response& response) {
     response.set_redirect("/new", 308);
   });
   server.serve_feed("/new", "<rss/>", "application/rss+xml", "\"v1\"");
@@ -95,10 +94,10 @@ TEST(Fetch, MarksAChainOfPermanentRedirectsAsAMove) {
 
 TEST(Fetch, ATemporaryRedirectAnywhereInTheChainIsNoMove) {
   testing::LoopbackServer server;
-  server.on_get("/old", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/old", [](const testing::Request&, testing::Response& response) {
     response.set_redirect("/temp", 301);
   });
-  server.on_get("/temp", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/temp", [](const testing::Request&, testing::Response& response) {
     response.set_redirect("/new", 302);
   });
   server.serve_feed("/new", "<rss/>", "application/rss+xml", "\"v1\"");
@@ -110,7 +109,7 @@ TEST(Fetch, ATemporaryRedirectAnywhereInTheChainIsNoMove) {
 
 TEST(Fetch, StopsEndlessRedirects) {
   testing::LoopbackServer server;
-  server.on_get("/loop", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/loop", [](const testing::Request&, testing::Response& response) {
     response.set_redirect("/loop", 302);
   });
   core::FetchConfig config = loopback_config();
@@ -123,8 +122,8 @@ TEST(Fetch, StopsEndlessRedirects) {
 TEST(Fetch, Reports410AsGoneAndOtherStatusesAsErrors) {
   testing::LoopbackServer server;
   server.on_get(
-      "/gone", [](const httplib::Request&, httplib::Response& response) { response.status = 410; });
-  server.on_get("/broken", [](const httplib::Request&, httplib::Response& response) {
+      "/gone", [](const testing::Request&, testing::Response& response) { response.status = 410; });
+  server.on_get("/broken", [](const testing::Request&, testing::Response& response) {
     response.status = 500;
   });
   EXPECT_EQ(fetch(request(server.url("/gone")), loopback_config()).outcome, FetchOutcome::gone);
@@ -147,7 +146,7 @@ TEST(Fetch, DecompressesGzipBodies) {
   const std::string body(20000, 'a');
   const std::string compressed = testing::gzip(body);
   ASSERT_LT(compressed.size(), body.size());
-  server.on_get("/gz", [&compressed](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/gz", [&compressed](const testing::Request&, testing::Response& response) {
     response.set_header("Content-Encoding", "gzip");
     response.set_content(compressed, "application/rss+xml");
   });
@@ -160,7 +159,7 @@ TEST(Fetch, CapsTheBodySizeAfterDecompression) {
   testing::LoopbackServer server;
   const std::string body(200000, 'a');
   const std::string compressed = testing::gzip(body);
-  server.on_get("/bomb", [&compressed](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/bomb", [&compressed](const testing::Request&, testing::Response& response) {
     response.set_header("Content-Encoding", "gzip");
     response.set_content(compressed, "application/rss+xml");
   });
@@ -182,7 +181,7 @@ constexpr Compression k_compressions[] = {
 void serve_encoded(testing::LoopbackServer& server, const std::string& path,
                    const std::string& content_encoding, std::string compressed, int status = 200) {
   server.on_get(path, [content_encoding, compressed = std::move(compressed), status](
-                          const httplib::Request&, httplib::Response& response) {
+                          const testing::Request&, testing::Response& response) {
     response.status = status;
     response.set_header("Content-Encoding", content_encoding);
     response.set_content(compressed, "application/rss+xml");

@@ -1,7 +1,6 @@
 #include "podcrawl/fetch/pool.hpp"
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -30,8 +29,8 @@ std::map<std::uint64_t, FetchResult> run_all(TransferPool& pool) {
 
 TEST(TransferPool, DeliversEveryTransferWithItsTag) {
   testing::LoopbackServer server;
-  server.on_get(R"(/feed/(\d+))", [](const httplib::Request& request, httplib::Response& response) {
-    response.set_content("feed " + request.matches[1].str(), "application/rss+xml");
+  server.on_get(R"(/feed/(\d+))", [](const testing::Request& request, testing::Response& response) {
+    response.set_content("feed " + request.matches[1], "application/rss+xml");
   });
   TransferPool pool(loopback_config(), 8, 8);
   for (std::uint64_t i = 0; i < 40; ++i) {
@@ -53,7 +52,7 @@ TEST(TransferPool, NeverRunsMoreThanThePerHostCapAgainstOneHost) {
   std::condition_variable changed;
   int active = 0;
   int most = 0;
-  server.on_get("/slow", [&](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/slow", [&](const testing::Request&, testing::Response& response) {
     std::unique_lock lock(mutex);
     most = std::max(most, ++active);
     changed.notify_all();
@@ -75,11 +74,11 @@ TEST(TransferPool, HonorsRetryAfterOn429And503) {
   // Two hosts: the long pause the first asks for is its own.
   testing::LoopbackServer server;
   testing::LoopbackServer other;
-  server.on_get("/busy", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/busy", [](const testing::Request&, testing::Response& response) {
     response.status = 429;
     response.set_header("Retry-After", "120");
   });
-  other.on_get("/down", [](const httplib::Request&, httplib::Response& response) {
+  other.on_get("/down", [](const testing::Request&, testing::Response& response) {
     response.status = 503;
     response.set_header("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT");
   });
@@ -100,7 +99,7 @@ public:
   LimitedHost(int allows, std::chrono::milliseconds latency, std::string retry_after = "0")
       : m_server("127.0.0.1", 64) {
     m_server.on_get(R"(/feed/\d+)",
-                    [=, this](const httplib::Request&, httplib::Response& response) {
+                    [=, this](const testing::Request&, testing::Response& response) {
                       {
                         std::lock_guard lock(m_mutex);
                         ++m_asked;
@@ -203,7 +202,7 @@ TEST(TransferPool, NeverRunsMoreThanPerHostMaxNorAConfiguredCeiling) {
 TEST(TransferPool, AsksAThrottledFeedAgainAfterAShortPause) {
   testing::LoopbackServer server;
   std::atomic<int> asked = 0;
-  server.on_get("/once", [&](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/once", [&](const testing::Request&, testing::Response& response) {
     if (asked++ == 0) {
       response.status = 503; // no Retry-After: the short default pause
       return;
@@ -263,7 +262,7 @@ TEST(TransferPool, TimeoutsCutAHostsPace) {
 
 TEST(TransferPool, RefusesOversizedHeaders) {
   testing::LoopbackServer server;
-  server.on_get("/headers", [](const httplib::Request&, httplib::Response& response) {
+  server.on_get("/headers", [](const testing::Request&, testing::Response& response) {
     for (int i = 0; i < 100; ++i) {
       response.set_header("X-Filler-" + std::to_string(i), std::string(1000, 'x'));
     }

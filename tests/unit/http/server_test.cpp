@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
-#include <httplib.h>
 
 #include <atomic>
 #include <cerrno>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "podcrawl/core/error.hpp"
+#include "support/http_client.hpp"
 
 namespace podcrawl::http {
 namespace {
@@ -171,13 +171,13 @@ TEST(HttpServer, AnswersGetWithTheHandlersBodyAndRequest) {
   {
     Server server(test_options(), recording.handler());
     ASSERT_GT(server.port(), 0);
-    httplib::Client client("127.0.0.1", server.port());
-    const auto result = client.Get("/en/a%20b/?q=caf%C3%A9&x", {{"X-Probe", "1"}});
-    ASSERT_TRUE(result);
-    EXPECT_EQ(result->status, 200);
-    EXPECT_EQ(result->body, *recording.body);
-    EXPECT_EQ(result->get_header_value("Content-Type"), "text/html");
-    EXPECT_EQ(result->get_header_value("Content-Length"), std::to_string(recording.body->size()));
+    const testing::Answer answer =
+        testing::curl_get(server.port(), "/en/a%20b/?q=caf%C3%A9&x", {"X-Probe: 1"});
+    ASSERT_NE(answer.status, 0);
+    EXPECT_EQ(answer.status, 200);
+    EXPECT_EQ(answer.body, *recording.body);
+    EXPECT_EQ(answer.header("Content-Type"), "text/html");
+    EXPECT_EQ(answer.header("Content-Length"), std::to_string(recording.body->size()));
     ASSERT_EQ(recording.calls(), 1u);
     const Request& seen = recording.seen[0];
     EXPECT_EQ(seen.method, "GET");
@@ -279,10 +279,9 @@ TEST(HttpServer, RefusesHeadersOverTheLimitWith431AndLongTargetsWith414) {
 TEST(HttpServer, AnswersAHandlerFailureWith500) {
   Server server(test_options(),
                 [](const Request&) -> Response { throw std::runtime_error("template missing"); });
-  httplib::Client client("127.0.0.1", server.port());
-  const auto result = client.Get("/");
-  ASSERT_TRUE(result);
-  EXPECT_EQ(result->status, 500);
+  const testing::Answer answer = testing::curl_get(server.port(), "/");
+  ASSERT_NE(answer.status, 0);
+  EXPECT_EQ(answer.status, 500);
 }
 
 TEST(HttpServer, AnswersWhileThreeHundredClientsHoldHalfSentRequests) {
@@ -298,12 +297,10 @@ TEST(HttpServer, AnswersWhileThreeHundredClientsHoldHalfSentRequests) {
   ASSERT_TRUE(wait_until([&] { return server.open_connections() >= k_slow_clients; }))
       << server.open_connections();
 
-  httplib::Client client("127.0.0.1", server.port());
-  client.set_read_timeout(2, 0);
   const auto started = std::chrono::steady_clock::now();
-  const auto result = client.Get("/fast");
-  ASSERT_TRUE(result);
-  EXPECT_EQ(result->status, 200);
+  const testing::Answer answer = testing::curl_get(server.port(), "/fast", {}, 2s);
+  ASSERT_NE(answer.status, 0);
+  EXPECT_EQ(answer.status, 200);
   EXPECT_LT(std::chrono::steady_clock::now() - started, 1s);
   EXPECT_EQ(recording.calls(), 1u);
   EXPECT_GE(server.open_connections(), k_slow_clients);
@@ -493,10 +490,9 @@ TEST(HttpServer, ServesUntilSigtermThenReturns) {
   ASSERT_EQ(::sigaction(SIGTERM, &ignore, &previous), 0);
 
   auto serving = std::async(std::launch::async, [&] { serve_until_signal(server); });
-  httplib::Client client("127.0.0.1", server.port());
-  const auto result = client.Get("/");
-  ASSERT_TRUE(result);
-  EXPECT_EQ(result->status, 200);
+  const testing::Answer answer = testing::curl_get(server.port(), "/");
+  ASSERT_NE(answer.status, 0);
+  EXPECT_EQ(answer.status, 200);
   const auto deadline = std::chrono::steady_clock::now() + k_patience;
   while (serving.wait_for(10ms) != std::future_status::ready &&
          std::chrono::steady_clock::now() < deadline) {
