@@ -1,7 +1,6 @@
 #include "podcrawl/serve/live.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
@@ -11,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "admin_internal.hpp"
 #include "metrics_internal.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/http/cache.hpp"
@@ -39,11 +39,6 @@ constexpr auto k_reconnect_delay = std::chrono::seconds(2);
 constexpr auto k_listen_start_wait = std::chrono::seconds(5);
 // How often a server that cannot hear announcements (on a replica) asks what changed.
 constexpr auto k_poll_interval = std::chrono::seconds(2);
-// /admin/report covers this many days unless the query asks for others (1 to the most).
-constexpr std::int64_t k_report_days = 14;
-constexpr std::int64_t k_max_report_days = 366;
-// /metrics reads the directory's counts at most this often.
-constexpr std::int64_t k_stats_lifetime_seconds = 15;
 // While the database is unreachable, how long a request is answered from memory (or with the
 // 503 page) at once after the last failure, before a load is tried again; and the Retry-After
 // of the 503 page.
@@ -83,9 +78,7 @@ struct LiveDirectory::Impl {
   static constexpr std::int64_t k_reached = std::numeric_limits<std::int64_t>::min();
   std::atomic<std::int64_t> database_failed_at{k_reached};
 
-  std::mutex stats_mutex;
-  model::Stats stats;
-  std::int64_t stats_read_at = 0; // never: the epoch is always long enough ago
+  internal::StatsCache stats;
 
   std::jthread listener; // last: stopped before the rest is destroyed
 
@@ -399,27 +392,15 @@ struct LiveDirectory::Impl {
     if (!request.loopback_client && !options.config.metrics_from_anywhere) {
       return not_found_answer(request, at);
     }
-    model::Stats figures;
-    {
-      std::lock_guard lock(stats_mutex);
-      const std::int64_t wall = wall_clock();
-      if (wall - stats_read_at >= k_stats_lifetime_seconds) {
-        try {
-          with_database([&](store::Database& database, render::Renderer&) -> Page {
-            stats = store::CrawlHistory(database).stats();
-            return nullptr;
-          });
-        } catch (const core::EnvironmentError& error) {
-          // The figures read last time serve; the server's own go on being counted.
-          spdlog::debug("serve: /metrics without the directory's figures: {}", error.what());
-        }
-        stats_read_at = wall;
-      }
-      figures = stats;
-    }
-    http::Response response = plain_answer(200, metrics.text(cache.pages(), figures));
-    response.headers.front().second = "text/plain; version=0.0.4; charset=utf-8";
-    return response;
+    const model::Stats figures = stats.get(wall_clock(), [&] {
+      model::Stats read;
+      with_database([&](store::Database& database, render::Renderer&) -> Page {
+        read = store::CrawlHistory(database).stats();
+        return nullptr;
+      });
+      return read;
+    });
+    return internal::metrics_response(metrics.text(cache.pages(), figures));
   }
 
   // The crawl health report: for loopback clients (unless configured), never cached, in the
@@ -428,38 +409,19 @@ struct LiveDirectory::Impl {
     if (!request.loopback_client && !options.config.report_from_anywhere) {
       return not_found_answer(request, at);
     }
-    std::string locale = query_value(request.query, "locale");
-    if (std::find(locales.begin(), locales.end(), locale) == locales.end()) {
-      locale = negotiate_locale(request.header("Accept-Language"), locales);
+    auto asked = internal::read_report_request(request, locales);
+    if (auto* refusal = std::get_if<http::Response>(&asked)) {
+      return std::move(*refusal);
     }
-    if (locale.empty()) {
-      locale = locales.front();
-    }
-    std::int64_t days = k_report_days;
-    const std::string asked = query_value(request.query, "days");
-    if (!asked.empty()) {
-      std::int64_t value = 0;
-      const auto parsed = std::from_chars(asked.data(), asked.data() + asked.size(), value);
-      if (parsed.ec != std::errc() || parsed.ptr != asked.data() + asked.size() || value < 1 ||
-          value > k_max_report_days) {
-        return plain_answer(
-            400, "days: a whole number from 1 to " + std::to_string(k_max_report_days) + "\n");
-      }
-      days = value;
-    }
+    const auto& report = std::get<internal::ReportRequest>(asked);
     std::string html;
     with_database([&](store::Database& database, render::Renderer& renderer) -> Page {
       html = renderer.report_page(
-          store::CrawlHistory(database).crawl_report(at, static_cast<int>(days)), locale);
+          store::CrawlHistory(database).crawl_report(at, static_cast<int>(report.days)),
+          report.locale);
       return nullptr;
     });
-    http::Response response;
-    response.headers.emplace_back("Content-Type", k_html);
-    response.headers.emplace_back("Cache-Control", "no-store");
-    response.headers.emplace_back("Vary", "Accept-Language");
-    response.body = std::make_shared<const std::string>(std::move(html));
-    add_security_headers(response);
-    return response;
+    return internal::report_response(std::move(html));
   }
 
   // The answer when it needs neither the database nor a compression; nullopt otherwise.

@@ -46,10 +46,6 @@ inline constexpr std::size_t k_max_category_bytes = 200;
 inline constexpr std::size_t k_max_language_bytes = 35;
 // A host name: 253 bytes in DNS.
 inline constexpr std::size_t k_max_host_bytes = 253;
-// Longest search query accepted.
-inline constexpr std::size_t k_max_query_bytes = 500;
-// Most results one search returns.
-inline constexpr int k_max_search_results = 1000;
 
 // Words this connection wrote to search_words lately (typo_words_to_write), at most this many
 // (then forgotten at once).
