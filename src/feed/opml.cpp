@@ -4,7 +4,7 @@
 
 #include <libxml/tree.h>
 
-#include "encoding_internal.hpp"
+#include "charset_internal.hpp"
 #include "podcrawl/core/error.hpp"
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"

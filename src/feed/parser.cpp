@@ -9,9 +9,9 @@
 #include <unordered_set>
 #include <utility>
 
+#include "charset_internal.hpp"
 #include "detect_internal.hpp"
 #include "draft_internal.hpp"
-#include "encoding_internal.hpp"
 #include "extensions_internal.hpp"
 #include "podcrawl/html/escape.hpp"
 #include "podcrawl/net/url.hpp"

@@ -155,9 +155,9 @@ private:
   std::vector<std::string> m_open_names;
 };
 
-class Renderer {
+class Expander {
 public:
-  Renderer(const std::vector<const Data*>& stack, std::size_t size_hint) : m_stack(stack) {
+  Expander(const std::vector<const Data*>& stack, std::size_t size_hint) : m_stack(stack) {
     m_out.reserve(size_hint + size_hint / 8);
   }
 
@@ -285,7 +285,7 @@ std::string Template::render(const std::vector<const Data*>& stack) const {
   if (!is_valid() || stack.empty()) {
     return {};
   }
-  std::string page = Renderer(stack, m_size_hint.load(std::memory_order_relaxed)).run(m_nodes);
+  std::string page = Expander(stack, m_size_hint.load(std::memory_order_relaxed)).run(m_nodes);
   m_size_hint.store(page.size(), std::memory_order_relaxed);
   return page;
 }

@@ -3,14 +3,14 @@
 #include <string>
 #include <string_view>
 
-#include "encoding_internal.hpp"
+#include "charset_internal.hpp"
 #include "recovery_internal.hpp"
 
 namespace podcrawl::feed {
 namespace {
 
 using internal::charset_from_content_type;
-using internal::declared_encoding;
+using internal::declared_charset;
 using internal::decode_document;
 using internal::limit_attributes;
 using internal::repair_entities;
@@ -147,11 +147,11 @@ TEST(CharsetFromContentType, ReadsTheCharsetParameter) {
 }
 
 TEST(DeclaredEncoding, ReadsTheXmlDeclaration) {
-  EXPECT_EQ(declared_encoding("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss/>"),
+  EXPECT_EQ(declared_charset("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss/>"),
             "iso-8859-1");
-  EXPECT_EQ(declared_encoding("\xef\xbb\xbf<?xml version='1.0' encoding='utf-8' ?>"), "utf-8");
-  EXPECT_EQ(declared_encoding("<?xml version=\"1.0\"?><rss encoding=\"x\"/>"), "");
-  EXPECT_EQ(declared_encoding("<rss/>"), "");
+  EXPECT_EQ(declared_charset("\xef\xbb\xbf<?xml version='1.0' encoding='utf-8' ?>"), "utf-8");
+  EXPECT_EQ(declared_charset("<?xml version=\"1.0\"?><rss encoding=\"x\"/>"), "");
+  EXPECT_EQ(declared_charset("<rss/>"), "");
 }
 
 TEST(DecodeDocument, ReadsLatin1DeclaredAsIso88591) {

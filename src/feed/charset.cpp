@@ -6,7 +6,7 @@
 #include <array>
 #include <memory>
 
-#include "encoding_internal.hpp"
+#include "charset_internal.hpp"
 #include "text_internal.hpp"
 
 namespace podcrawl::feed::internal {
@@ -184,13 +184,13 @@ std::optional<std::string> decode(std::string_view bytes, const Decoder& decoder
 std::optional<Decoder> declared_decoder(std::string_view bytes, std::string_view content_type) {
   std::string declared;
   if (bytes.starts_with(k_ebcdic_start)) {
-    declared = declared_encoding(
+    declared = declared_charset(
         convert_with_icu(bytes.substr(0, 1024), k_ebcdic_declaration_page, false).value_or(""));
     auto decoder = decoder_for(declared);
     return decoder ? decoder : Decoder{DecoderKind::icu, k_ebcdic_declaration_page};
   }
   for (const std::string& label :
-       {declared_encoding(bytes), charset_from_content_type(content_type)}) {
+       {declared_charset(bytes), charset_from_content_type(content_type)}) {
     auto decoder = decoder_for(label);
     if (decoder && !is_wide(*decoder)) {
       return decoder;
@@ -216,7 +216,7 @@ std::string charset_from_content_type(std::string_view content_type) {
   return std::string(trim(value));
 }
 
-std::string declared_encoding(std::string_view bytes) {
+std::string declared_charset(std::string_view bytes) {
   if (bytes.starts_with("\xef\xbb\xbf")) {
     bytes.remove_prefix(3);
   }

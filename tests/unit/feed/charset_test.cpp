@@ -1,7 +1,7 @@
 // Reading a document's bytes: the Encoding Standard's labels, ICU's converters for the rest,
 // EBCDIC declarations, and detection when the label is missing or wrong. The expected texts
 // were written with Python's codecs, independently of ICU.
-#include "encoding_internal.hpp"
+#include "charset_internal.hpp"
 
 #include <gtest/gtest.h>
 

@@ -18,7 +18,7 @@ std::string charset_from_content_type(std::string_view content_type);
 
 // Return the encoding named by the XML declaration at the start of the bytes (after a UTF-8
 // BOM, if any), lower case; empty when there is no declaration or it names none.
-std::string declared_encoding(std::string_view bytes);
+std::string declared_charset(std::string_view bytes);
 
 // Return the bytes converted from the charset to UTF-8 by ICU (malformed sequences become
 // U+FFFD); nullopt when ICU does not know the charset.
