@@ -162,6 +162,10 @@ public:
   std::optional<std::string> run() {
     for (std::size_t at = m_html.find('<'); at != std::string_view::npos;
          at = m_html.find('<', at)) {
+      if (m_html.substr(at).starts_with("<!--")) {
+        at = comment_end(at + 4); // what a comment holds is no tag, whatever it looks like
+        continue;
+      }
       std::size_t name = at + 1 + (at + 1 < m_html.size() && m_html[at + 1] == '/' ? 1 : 0);
       bool alpha = name < m_html.size() && ((m_html[name] >= 'a' && m_html[name] <= 'z') ||
                                             (m_html[name] >= 'A' && m_html[name] <= 'Z'));
@@ -175,6 +179,23 @@ public:
   }
 
 private:
+  // Where the comment whose text starts at `at` ends, as the HTML parser ends it: after "-->" or
+  // "--!>", at once for "<!-->" and "<!--->", or at the end of the input.
+  std::size_t comment_end(std::size_t at) const {
+    const std::string_view text = m_html.substr(at);
+    if (text.starts_with(">")) {
+      return at + 1;
+    }
+    if (text.starts_with("->")) {
+      return at + 2;
+    }
+    const std::size_t closed = std::min(text.find("-->"), text.find("--!>"));
+    if (closed == std::string_view::npos) {
+      return m_html.size();
+    }
+    return at + closed + (text.compare(closed, 3, "-->") == 0 ? 3 : 4);
+  }
+
   // Read the tag whose name starts at `at`; return where it ends (at its '>' or the end).
   std::size_t read_tag(std::size_t at) {
     const std::size_t size = m_html.size();

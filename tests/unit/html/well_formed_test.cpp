@@ -30,6 +30,8 @@ const std::vector<std::string> k_accepted = {
     "<span><div>block in a span</div></span>",
     "<h1><b>x</b></h1><h2>y</h2>",
     "<p>line<br>break<br/>and<br />more</p>",
+    // A comment is no tag, even when it holds what reads like one with a quote left open.
+    "<!-- <a title=\"x -->\n<p>y</p>",
     // Images are dropped, read or parsed.
     "<p><img src=\"cover.jpg\" alt=\"cover\" width=\"300\" height=\"300\"> caption</p>",
     "<p><img alt=\"no source\"> text</p>",
