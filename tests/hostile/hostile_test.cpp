@@ -226,8 +226,9 @@ const HostileCase k_cases[] = {
        return html_description("<!-- <p a=\" --><p" + attribute_list(k_attributes, "", "") +
                                ">x</p>\"");
      },
-     // The quote runs to the end: the tag inside it is text.
-     "&lt;p 0 1 2 3"},
+     // The comment ends at its "-->", as the parser ends it: the tag after it is read, its
+     // attributes within the bound (none is allowed on p).
+     "\"<p>x</p>\\\"\""},
     {"HtmlAttributesAfterRawTextHoldingAQuote",
      [](const Context&) {
        return html_description("<style><p a=\"</style><p" + attribute_list(k_attributes, "", "") +
