@@ -55,4 +55,26 @@ bool is_valid_utf8(std::string_view bytes) {
   return true;
 }
 
+void append_utf8(std::string& out, char32_t code) {
+  const auto byte = [](char32_t value) { return static_cast<char>(value); };
+  if (code < 0x80) {
+    out += byte(code);
+  } else if (code < 0x800) {
+    out += byte(0xC0 | (code >> 6));
+    out += byte(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    if (code >= 0xD800 && code <= 0xDFFF) {
+      return;
+    }
+    out += byte(0xE0 | (code >> 12));
+    out += byte(0x80 | ((code >> 6) & 0x3F));
+    out += byte(0x80 | (code & 0x3F));
+  } else if (code <= 0x10FFFF) {
+    out += byte(0xF0 | (code >> 18));
+    out += byte(0x80 | ((code >> 12) & 0x3F));
+    out += byte(0x80 | ((code >> 6) & 0x3F));
+    out += byte(0x80 | (code & 0x3F));
+  }
+}
+
 } // namespace podcrawl::core

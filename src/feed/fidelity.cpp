@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fidelity_internal.hpp"
+#include "podcrawl/core/text.hpp"
 #include "podcrawl/html/character_reference.hpp"
 #include "recovery_internal.hpp"
 #include "text_internal.hpp"
@@ -128,16 +129,6 @@ std::optional<std::string> unmisread(const std::vector<char32_t>& run, char befo
   return bytes;
 }
 
-void append_utf8(std::string& out, char32_t c) {
-  char buffer[U8_MAX_LENGTH];
-  std::size_t length = 0;
-  UBool error = false;
-  U8_APPEND(buffer, length, U8_MAX_LENGTH, static_cast<UChar32>(c), error);
-  if (!error) {
-    out.append(buffer, length);
-  }
-}
-
 // One round of repair_mojibake; nullopt when it changes nothing.
 std::optional<std::string> repair_once(std::string_view text) {
   std::string out;
@@ -154,7 +145,7 @@ std::optional<std::string> repair_once(std::string_view text) {
       changed = true;
     } else {
       for (const char32_t c : run) {
-        append_utf8(out, c);
+        core::append_utf8(out, c);
       }
     }
     run.clear();
@@ -173,7 +164,7 @@ std::optional<std::string> repair_once(std::string_view text) {
       run.push_back(static_cast<char32_t>(c));
     } else {
       flush(0);
-      append_utf8(out, static_cast<char32_t>(c));
+      core::append_utf8(out, static_cast<char32_t>(c));
     }
   }
   flush(0);
@@ -239,10 +230,10 @@ std::string decode_references(std::string_view text) {
       continue;
     }
     if (reference->number) {
-      append_utf8(out, numeric_reference_character(*reference->number));
+      core::append_utf8(out, numeric_reference_character(*reference->number));
     } else {
       for (const char32_t c : reference->characters) {
-        append_utf8(out, c);
+        core::append_utf8(out, c);
       }
     }
     at += reference->length;

@@ -1,22 +1,16 @@
 #include "podcrawl/html/search_text.hpp"
 
-#include <unicode/utf8.h>
-
 #include <array>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "html_internal.hpp"
 #include "podcrawl/core/text.hpp"
 #include "podcrawl/html/character_reference.hpp"
 
 namespace podcrawl::html {
 namespace {
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
 
 // A character reference: the character it stands for and the bytes it takes.
 struct Reference {
@@ -45,14 +39,6 @@ std::optional<Reference> character_reference(std::string_view text, std::size_t 
   return Reference{code, reference->length};
 }
 
-// Append a valid code point (not a surrogate, at most U+10FFFF) as UTF-8.
-void append_utf8(std::string& out, char32_t code) {
-  std::array<char, U8_MAX_LENGTH> bytes{};
-  std::int32_t length = 0;
-  U8_APPEND_UNSAFE(bytes.data(), length, static_cast<UChar32>(code));
-  out.append(bytes.data(), static_cast<std::size_t>(length));
-}
-
 } // namespace
 
 std::string search_text(std::string_view html, std::size_t max_bytes) {
@@ -75,7 +61,7 @@ std::string search_text(std::string_view html, std::size_t max_bytes) {
         continue;
       }
     }
-    if (is_space(c)) {
+    if (internal::is_html_space(c)) {
       pending_space = true;
       ++i;
       continue;
@@ -86,7 +72,7 @@ std::string search_text(std::string_view html, std::size_t max_bytes) {
           pending_space = true;
         } else {
           std::string decoded;
-          append_utf8(decoded, reference->code);
+          core::append_utf8(decoded, reference->code);
           append(decoded);
         }
         i += reference->length;

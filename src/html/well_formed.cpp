@@ -4,7 +4,6 @@
 // reading gives the same result as parsing and walking the tree. Whatever could make the parser
 // build something else (an implicit close, a reopened formatting element, a reference it reads
 // leniently, a character it rewrites) makes this reading give up, and sanitize() parses instead.
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <array>
@@ -35,14 +34,6 @@ bool is_tag_space(char c) {
 bool is_block_level(Placement placement) {
   return placement != Placement::phrasing && placement != Placement::formatting &&
          placement != Placement::anchor;
-}
-
-// Append a valid code point (not a surrogate, at most U+10FFFF) as UTF-8.
-void append_utf8(std::string& out, char32_t code) {
-  std::array<char, U8_MAX_LENGTH> bytes{};
-  std::int32_t length = 0;
-  U8_APPEND_UNSAFE(bytes.data(), length, static_cast<UChar32>(code));
-  out.append(bytes.data(), static_cast<std::size_t>(length));
 }
 
 bool separates_words(GumboTag tag) {
@@ -177,10 +168,10 @@ private:
       if (!is_literal_code_point(code) || code == '\f') {
         return false;
       }
-      append_utf8(decoded, code);
+      core::append_utf8(decoded, code);
     } else {
       for (const char32_t code : reference->characters) {
-        append_utf8(decoded, code);
+        core::append_utf8(decoded, code);
       }
     }
     at += reference->length;

@@ -7,18 +7,12 @@
 #include <string_view>
 #include <utility>
 
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/text.hpp"
 #include "podcrawl/html/search_text.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store::internal {
-namespace {
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-} // namespace
 
 std::string search_notes(std::string_view html, std::size_t max_bytes) {
   return bounded_text(html::search_text(html, max_bytes), max_bytes);
@@ -28,7 +22,7 @@ std::string search_words(std::string_view query) {
   std::string words;
   bool pending_space = false;
   for (const char c : storable_text(query)) {
-    if (is_space(c) || c == '\v') {
+    if (core::k_ascii_space.find(c) != std::string_view::npos) {
       pending_space = !words.empty();
       continue;
     }

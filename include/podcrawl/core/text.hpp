@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -27,5 +28,9 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t 
 
 // Whether the bytes are well-formed UTF-8 throughout (RFC 3629).
 bool is_valid_utf8(std::string_view bytes);
+
+// Append the UTF-8 of a code point to out; nothing for a surrogate or a value past U+10FFFF,
+// which have none.
+void append_utf8(std::string& out, char32_t code);
 
 } // namespace podcrawl::core

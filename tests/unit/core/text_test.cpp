@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace podcrawl::core {
@@ -59,6 +61,24 @@ TEST(Utf8, ValidatesWholeTextsAcrossTheAsciiFastPath) {
       {std::string("nul\0inside", 10), true}};
   for (const auto& [text, valid] : table) {
     EXPECT_EQ(is_valid_utf8(text), valid) << testing::PrintToString(text);
+  }
+}
+
+TEST(Utf8, AppendsEachCodePointAsDecodeReadsItBack) {
+  for (const char32_t code : {U'\0', U'A', U'\x7F', U'\x80', U'\u07FF', U'\u0800', U'\uD7FF',
+                              U'\uE000', U'\uFFFF', U'\U00010000', U'\U0010FFFF'}) {
+    std::string out = "x";
+    core::append_utf8(out, code);
+    ASSERT_GT(out.size(), 1u) << static_cast<std::uint32_t>(code);
+    EXPECT_EQ(core::decode_utf8(out, 1), std::make_pair(code, out.size() - 1))
+        << static_cast<std::uint32_t>(code);
+  }
+  // Surrogates and values past U+10FFFF have no UTF-8: nothing is appended.
+  for (const char32_t code :
+       {char32_t{0xD800}, char32_t{0xDFFF}, char32_t{0x110000}, char32_t{0xFFFFFFFF}}) {
+    std::string out = "x";
+    core::append_utf8(out, code);
+    EXPECT_EQ(out, "x") << static_cast<std::uint32_t>(code);
   }
 }
 
