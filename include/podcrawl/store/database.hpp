@@ -18,9 +18,10 @@ public:
 
 // One connection to podcrawl's database, and its schema. What is stored is read and written by
 // the store's classes of each concern, each made over a Database and using its connection:
-// CrawlList (crawl_list.hpp), FetchOutcomes (fetch_outcomes.hpp), CrawlHistory (history.hpp),
-// CoverArt (artwork.hpp), DirectoryPages (pages.hpp) and DirectorySearch (search.hpp). All SQL
-// of podcrawl lives behind them; every statement is parameterized, and libpqxx's errors become
+// CrawlList (crawl_list.hpp), FetchOutcomes (fetch_outcomes.hpp), CrawlHistory
+// (crawl_history.hpp), CoverArt (cover_art.hpp), DirectoryPages (directory_pages.hpp),
+// DirectorySearch (directory_search.hpp) and ApiKeys (api_keys.hpp). All SQL of podcrawl lives
+// behind them; every statement is parameterized, and libpqxx's errors become
 // core::EnvironmentError (ConnectionLost when the server cannot be reached). A Database is not
 // safe to use from two threads at once: use one per thread, and keep it open while the objects
 // made over it are used.
@@ -54,6 +55,7 @@ private:
   friend class CoverArt;
   friend class DirectoryPages;
   friend class DirectorySearch;
+  friend class ApiKeys;
 
   struct Impl;
   std::unique_ptr<Impl> m_impl;
