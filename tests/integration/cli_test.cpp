@@ -18,7 +18,7 @@ using testing::run_process;
 
 const char* const k_commands[] = {"migrate", "add",     "remove", "list",   "export-opml",
                                   "crawl",   "parse",   "show",   "render", "serve",
-                                  "search",  "reindex", "stats"};
+                                  "search",  "reindex", "stats",  "api-key"};
 
 testing::ProcessResult podcrawl(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), testing::podcrawl_binary());
@@ -229,6 +229,8 @@ TEST_F(CliDatabase, EveryCommandRefusesADatabaseMigratedByANewerPodcrawl) {
       {"render", "--out", (dir.path() / "site").string()},
       {"search", "anything"},
       {"stats"},
+      {"api-key", "create", "--name", "a client"},
+      {"api-key", "list"},
   };
   const std::string expected =
       "podcrawl: database schema is newer than this podcrawl (unknown migration "
@@ -248,6 +250,7 @@ TEST_F(CliDatabase, EveryCommandRefusesADatabaseMigratedByANewerPodcrawl) {
   pqxx::connection connection(database_url());
   pqxx::work txn(connection);
   EXPECT_EQ(txn.exec1("SELECT count(*) FROM feeds")[0].as<int>(), 0);
+  EXPECT_EQ(txn.exec1("SELECT count(*) FROM api_keys")[0].as<int>(), 0);
 }
 
 TEST_F(CliDatabase, StatsJsonHasTheSpecShape) {
@@ -257,6 +260,95 @@ TEST_F(CliDatabase, StatsJsonHasTheSpecShape) {
   }
   for (const char* key : {"shows", "episodes", "removed_episodes", "last_crawl"}) {
     EXPECT_TRUE(stats.contains(key)) << key;
+  }
+}
+
+// podcrawl with the test's database, its stderr collected.
+testing::ProcessResult run_collecting(const std::string& database_url,
+                                      const std::vector<std::string>& command) {
+  std::vector<std::string> arguments = {testing::podcrawl_binary(), "--database-url", database_url};
+  arguments.insert(arguments.end(), command.begin(), command.end());
+  testing::ChildProcess child(arguments);
+  auto result = child.wait_for(std::chrono::seconds(60));
+  return result.value_or(testing::ProcessResult{});
+}
+
+TEST_F(CliDatabase, AnApiKeyIsShownWithItsSecretOnceThenListedWithoutIt) {
+  const auto made = run({"api-key", "create", "--name", "Podverse sync", "--write"});
+  ASSERT_EQ(made.status, 0);
+  const auto lines = [&] {
+    std::vector<std::string> split;
+    std::size_t start = 0;
+    for (std::size_t end; (end = made.out.find('\n', start)) != std::string::npos;
+         start = end + 1) {
+      split.push_back(made.out.substr(start, end - start));
+    }
+    return split;
+  }();
+  ASSERT_EQ(lines.size(), 3u) << made.out;
+  ASSERT_EQ(lines[0].rfind("api key: ", 0), 0u) << made.out;
+  ASSERT_EQ(lines[1].rfind("api secret: ", 0), 0u) << made.out;
+  EXPECT_NE(lines[2].find("not shown again"), std::string::npos) << made.out;
+  const std::string key = lines[0].substr(9);
+  const std::string secret = lines[1].substr(12);
+  EXPECT_EQ(key.size(), 20u);
+  EXPECT_EQ(secret.size(), 40u);
+  ASSERT_EQ(run({"api-key", "create", "--name", "reader"}).status, 0);
+
+  const auto listed = run({"api-key", "list", "--json"});
+  ASSERT_EQ(listed.status, 0);
+  EXPECT_EQ(listed.out.find(secret), std::string::npos);
+  const auto keys = nlohmann::json::parse(listed.out);
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0]["key"], key);
+  EXPECT_EQ(keys[0]["name"], "Podverse sync");
+  EXPECT_EQ(keys[0]["write"], true);
+  EXPECT_EQ(keys[1]["write"], false);
+  EXPECT_TRUE(keys[0]["id"].is_number_integer());
+  EXPECT_TRUE(keys[0]["created_at"].is_string());
+  EXPECT_TRUE(keys[0]["revoked_at"].is_null());
+  EXPECT_FALSE(keys[0].contains("secret"));
+
+  const auto table = run({"api-key", "list"});
+  ASSERT_EQ(table.status, 0);
+  EXPECT_NE(table.out.find(key + "\twrite\t"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("\tPodverse sync\n"), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find(secret), std::string::npos);
+
+  const auto revoked = run({"api-key", "revoke", key});
+  ASSERT_EQ(revoked.status, 0);
+  EXPECT_EQ(revoked.out, "revoked " + key + "\n");
+  const auto after = nlohmann::json::parse(run({"api-key", "list", "--json"}).out);
+  EXPECT_TRUE(after[0]["revoked_at"].is_string());
+  EXPECT_TRUE(after[1]["revoked_at"].is_null());
+
+  const auto again = run_collecting(database_url(), {"api-key", "revoke", key});
+  EXPECT_EQ(again.status, 2);
+  EXPECT_EQ(again.err, "podcrawl: no active API key " + key + "\n");
+}
+
+TEST_F(CliDatabase, ApiKeyCommandsRefuseBadUsageWith2) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"api-key"},
+      {"api-key", "create"},
+      {"api-key", "create", "--name", ""},
+      {"api-key", "create", "--name", std::string(101, 'x')},
+      {"api-key", "create", "--name", "two\nlines"},
+      {"api-key", "revoke"},
+      {"api-key", "revoke", "NOSUCHKEY00000000000"},
+  };
+  for (const auto& command : commands) {
+    const auto result = run_collecting(database_url(), command);
+    EXPECT_EQ(result.status, 2) << command.back() << result.err;
+  }
+  EXPECT_EQ(nlohmann::json::parse(run({"api-key", "list", "--json"}).out).size(), 0u);
+}
+
+TEST(Cli, ApiKeySubcommandsHaveHelp) {
+  for (const char* command : {"create", "list", "revoke"}) {
+    const auto result = podcrawl({"api-key", command, "--help"});
+    EXPECT_EQ(result.status, 0) << command;
+    EXPECT_NE(result.out.find("Usage"), std::string::npos) << command;
   }
 }
 
