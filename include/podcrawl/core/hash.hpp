@@ -21,7 +21,8 @@ std::uint64_t word_hash_64(std::string_view bytes);
 // The hash of a fetched body as stored with its feed: fnv1a_64 as 16 lower-case hex digits.
 std::string content_hash(std::string_view body);
 
-// SHA-1 (RFC 3174) of bytes. Used for name-based UUIDs, never for security.
+// SHA-1 (RFC 3174) of bytes. Used for name-based UUIDs and for the API's request signatures,
+// which Podcast Index's clients compute with it; never to store a secret.
 std::array<std::uint8_t, 20> sha1(std::string_view bytes);
 // sha1() as 40 lower-case hex digits: the content address of a stored file.
 std::string sha1_hex(std::string_view bytes);
