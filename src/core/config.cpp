@@ -3,9 +3,11 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <iterator>
 #include <limits>
+#include <sstream>
 #include <type_traits>
 #include <utility>
 
@@ -22,7 +24,7 @@ namespace {
 constexpr int k_max_history_days = 36500;
 
 // The kinds of value a key takes.
-enum class Kind { string, boolean, positive_integer, string_list, host_rules };
+enum class Kind { string, boolean, positive_integer, positive_number, string_list, host_rules };
 
 struct KnownKey {
   std::string_view section;
@@ -75,6 +77,9 @@ constexpr KnownKey k_known_keys[] = {
     {"serve", "report_from_anywhere", Kind::boolean},
     {"serve", "access_log", Kind::boolean},
     {"serve", "changes", Kind::string},
+    {"api", "open", Kind::boolean},
+    {"api", "requests_per_second", Kind::positive_number},
+    {"api", "burst", Kind::positive_number},
 };
 
 const char* describe(Kind kind) {
@@ -85,6 +90,8 @@ const char* describe(Kind kind) {
       return "true or false";
     case Kind::positive_integer:
       return "a positive integer";
+    case Kind::positive_number:
+      return "a positive number";
     case Kind::string_list:
       return "a list of strings";
     case Kind::host_rules:
@@ -101,6 +108,8 @@ bool has_kind(const toml::node& node, Kind kind) {
       return node.is_boolean();
     case Kind::positive_integer:
       return node.is_integer();
+    case Kind::positive_number:
+      return node.is_integer() || node.is_floating_point();
     case Kind::string_list:
       return node.is_array() &&
              (node.as_array()->empty() || node.as_array()->is_homogeneous(toml::node_type::string));
@@ -181,6 +190,21 @@ public:
                                std::to_string(value));
     }
     out = static_cast<Integer>(value);
+  }
+  // A positive, finite number, written with or without a fraction.
+  void read(std::string_view section, std::string_view name, double& out) const {
+    const auto node = m_table[section][name];
+    const auto value = node.value<double>();
+    if (!value) {
+      return;
+    }
+    if (!(*value > 0) || !std::isfinite(*value)) {
+      std::ostringstream text;
+      text << *value;
+      fail(node.node()->source(), std::string(section) + "." + std::string(name) +
+                                      " must be a positive number, not " + text.str());
+    }
+    out = *value;
   }
   void read(std::string_view section, std::string_view name, std::vector<std::string>& out) const {
     if (const auto* node = m_table[section][name].as_array()) {
@@ -373,6 +397,18 @@ void read_serve(const Reader& reader, ServeConfig& serve) {
   }
 }
 
+void read_api(const Reader& reader, ApiConfig& api) {
+  reader.read("api", "open", api.open);
+  reader.read("api", "requests_per_second", api.requests_per_second);
+  reader.read("api", "burst", api.burst);
+  if (api.burst < 1) {
+    std::ostringstream text;
+    text << api.burst;
+    reader.fail(reader.source_of("api", "burst"),
+                "api.burst must be at least 1 (one request), not " + text.str());
+  }
+}
+
 } // namespace
 
 Config load_config(const std::filesystem::path& file) {
@@ -396,6 +432,7 @@ Config load_config(const std::filesystem::path& file) {
   read_render(reader, config.render);
   read_serve(reader, config.serve);
   read_art(reader, config.art);
+  read_api(reader, config.api);
   return config;
 }
 

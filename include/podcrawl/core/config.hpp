@@ -83,6 +83,13 @@ struct ArtConfig {
   std::filesystem::path helper;
 };
 
+// The API `serve` answers (/api/1.0/...): who may read it, and each key's budget of requests.
+struct ApiConfig {
+  bool open = false;               // read endpoints answer without a key; writing needs one
+  double requests_per_second = 10; // each key's requests refill at this rate
+  double burst = 100;              // and this many may come at once (at least 1)
+};
+
 struct Config {
   std::optional<std::string> database_url; // [database] url
   FetchConfig fetch;
@@ -90,6 +97,7 @@ struct Config {
   RenderConfig render;
   ServeConfig serve;
   ArtConfig art;
+  ApiConfig api;
   std::filesystem::path source_dir; // where sql/, config/locales and templates/ live
 };
 

@@ -25,6 +25,10 @@ concurrency = 3
 [render]
 locales = ["ar", "fr"]
 site_url = "https://podcasts.example"
+[api]
+open = true
+requests_per_second = 0.5
+burst = 20
 )");
   const Config config = load_config(file);
   EXPECT_EQ(config.database_url, std::optional<std::string>("postgresql://example/db"));
@@ -34,6 +38,9 @@ site_url = "https://podcasts.example"
   EXPECT_EQ(config.crawl.concurrency, 3);
   EXPECT_EQ(config.render.locales, (std::vector<std::string>{"ar", "fr"}));
   EXPECT_EQ(config.render.site_url, "https://podcasts.example");
+  EXPECT_TRUE(config.api.open);
+  EXPECT_EQ(config.api.requests_per_second, 0.5);
+  EXPECT_EQ(config.api.burst, 20.0); // an integer is read as the number it is
 }
 
 TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
@@ -54,6 +61,10 @@ TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
   EXPECT_EQ(shipped.art.max_bytes, defaults.art.max_bytes);
   EXPECT_EQ(shipped.art.max_pixels, defaults.art.max_pixels);
   EXPECT_EQ(shipped.art.helper, defaults.art.helper);
+  EXPECT_EQ(shipped.api.open, defaults.api.open);
+  EXPECT_FALSE(defaults.api.open); // read endpoints need a key unless the operator says otherwise
+  EXPECT_EQ(shipped.api.requests_per_second, defaults.api.requests_per_second);
+  EXPECT_EQ(shipped.api.burst, defaults.api.burst);
 }
 
 TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
@@ -69,6 +80,8 @@ TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
       "[crawl]\nfailing_score = 1\n",
       "[database]\nurl = \"\"\n",
       "[art]\nenabled = false\ndir = \"/srv/podcrawl/art\"\nmax_pixels = 1000000\n",
+      "[api]\nrequests_per_second = 1e-3\nburst = 1\n",
+      "[api]\nrequests_per_second = 1000\nburst = 1.5\n",
   };
   for (const char* content : accepted) {
     testing::write_file(dir.path() / "accepted.toml", content);
@@ -136,6 +149,19 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
       {"[crawl]\nfailing_score = 0\n", "2: crawl.failing_score must be positive, not 0"},
       {"[serve]\nchanges = \"sometimes\"\n",
        "2: serve.changes must be \"auto\", \"notify\" or \"poll\", not \"sometimes\""},
+      {"[api]\nopen = \"yes\"\n", "2: api.open must be true or false"},
+      {"[api]\nrequests_per_second = \"10\"\n",
+       "2: api.requests_per_second must be a positive number"},
+      {"[api]\nrequests_per_second = 0\n",
+       "2: api.requests_per_second must be a positive number, not 0"},
+      {"[api]\nrequests_per_second = -2.5\n",
+       "2: api.requests_per_second must be a positive number, not -2.5"},
+      {"[api]\nrequests_per_second = inf\n",
+       "2: api.requests_per_second must be a positive number, not inf"},
+      {"[api]\nrequests_per_second = nan\n",
+       "2: api.requests_per_second must be a positive number, not nan"},
+      {"[api]\n\nburst = 0.5\n", "3: api.burst must be at least 1 (one request), not 0.5"},
+      {"[api]\nrate = 5\n", "2: unknown key \"api.rate\""},
       {"[crawl]\nconcurrency = 3000000000\n",
        "2: crawl.concurrency must be at most 2147483647, not 3000000000"},
       {"[crawl]\nmin_refresh_seconds = 7200\nmax_refresh_seconds = 3600\n",
