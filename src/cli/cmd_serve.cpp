@@ -102,6 +102,7 @@ void add_serve_command(CLI::App& app, Context& context) {
     live.site = site_options(context, options->locales, options->site_url);
     live.database_url = context.database_url();
     live.config = context.config.serve;
+    live.api = context.config.api;
     if (options->now) {
       live.now = core::resolve_render_time(options->now);
     }

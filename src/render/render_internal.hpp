@@ -39,6 +39,7 @@ struct Templates {
   Template not_found{""};
   Template search{""};
   std::string stylesheet;
+  std::string openapi; // the APIs' OpenAPI description, as the file holds it
   std::string locale_script;
 };
 
@@ -144,6 +145,11 @@ std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
 // The OPML 2.0 document for one show (its feed as an rss outline); empty when the show's feed
 // URL is not http(s).
 std::string show_opml(const model::StoredShow& show);
+// One show's rss outline of an OPML body, a line of its own; empty when its feed URL is not
+// http(s).
+std::string opml_outline(const model::StoredShow& show);
+// An OPML 2.0 document of this title around these outlines.
+std::string opml_document(std::string_view title, std::string_view outlines);
 
 // Text helpers for feed content.
 bool is_safe_slug(std::string_view slug);

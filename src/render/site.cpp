@@ -75,6 +75,7 @@ Templates load_templates(const std::filesystem::path& dir) {
   compile_template(templates.search, dir, "search");
   templates.stylesheet = read_asset(dir / k_stylesheet_file);
   templates.locale_script = read_asset(dir / k_locale_script_file);
+  templates.openapi = read_asset(dir / k_openapi_file);
   return templates;
 }
 
@@ -258,6 +259,10 @@ std::string Renderer::report_page(const model::CrawlReport& report, std::string_
 
 std::string Renderer::show_opml(const model::StoredShow& show) const {
   return internal::show_opml(show);
+}
+
+const std::string& Renderer::openapi_document() const {
+  return m_impl->templates.openapi;
 }
 
 const std::string& Renderer::stylesheet() const {

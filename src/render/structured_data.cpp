@@ -117,7 +117,7 @@ std::string episode_json_ld(const Site& site, const l10n::Localizer& localizer,
   return script_safe(json);
 }
 
-std::string show_opml(const model::StoredShow& stored) {
+std::string opml_outline(const model::StoredShow& stored) {
   const std::string feed_url = http_url_or_empty(stored.feed_url);
   if (feed_url.empty()) {
     return {};
@@ -133,10 +133,19 @@ std::string show_opml(const model::StoredShow& stored) {
   if (!language.empty()) {
     outline += " language=\"" + html::escaped_xml(language) + "\"";
   }
+  return outline + "/>\n";
+}
+
+std::string opml_document(std::string_view title, std::string_view outlines) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
          "    <title>" +
-         html::escaped_xml(show.title) + "</title>\n  </head>\n  <body>\n" + outline +
-         "/>\n  </body>\n</opml>\n";
+         html::escaped_xml(title) + "</title>\n  </head>\n  <body>\n" + std::string(outlines) +
+         "  </body>\n</opml>\n";
+}
+
+std::string show_opml(const model::StoredShow& stored) {
+  const std::string outline = opml_outline(stored);
+  return outline.empty() ? std::string() : opml_document(stored.show.title, outline);
 }
 
 } // namespace podcrawl::render::internal

@@ -11,18 +11,24 @@
 #include <spdlog/spdlog.h>
 
 #include "admin_internal.hpp"
+#include "api_internal.hpp"
 #include "metrics_internal.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/http/cache.hpp"
 #include "podcrawl/http/conditional.hpp"
 #include "podcrawl/http/encoding.hpp"
+#include "podcrawl/net/url.hpp"
+#include "podcrawl/render/api.hpp"
 #include "podcrawl/serve/answer.hpp"
+#include "podcrawl/serve/api_auth.hpp"
 #include "podcrawl/serve/fresh_cache.hpp"
 #include "podcrawl/serve/negotiate.hpp"
 #include "podcrawl/serve/route.hpp"
+#include "podcrawl/store/api_keys.hpp"
 #include "podcrawl/store/changes.hpp"
 #include "podcrawl/store/crawl_history.hpp"
 #include "podcrawl/store/database.hpp"
+#include "podcrawl/store/directory_api.hpp"
 #include "podcrawl/store/directory_pages.hpp"
 #include "podcrawl/store/directory_search.hpp"
 #include "pool_internal.hpp"
@@ -46,6 +52,17 @@ constexpr auto k_database_retry = std::chrono::seconds(2);
 constexpr const char* k_unavailable_retry_after = "5";
 // Largest art file answered; the crawler's renditions are far smaller.
 constexpr std::uintmax_t k_max_art_file_bytes = 16 * 1024 * 1024;
+
+// How often the API's keys are read again while the store's announcements of their changes
+// cannot be heard.
+constexpr auto k_keys_reload_interval = std::chrono::seconds(2);
+// The API's answers for a client over its budget and for a request it has no key for.
+constexpr const char* k_too_many_requests =
+    "{\"status\":\"false\",\"description\":\"Too many requests: wait as Retry-After says.\"}\n";
+constexpr const char* k_api_json = "application/json; charset=utf-8";
+
+// The active keys of the API by key, as a server holds them.
+using Keyring = std::unordered_map<std::string, store::ApiKey>;
 
 // Thrown instead of trying the database again moments after it could not be reached.
 struct DatabaseResting : store::ConnectionLost {
@@ -80,6 +97,15 @@ struct LiveDirectory::Impl {
 
   internal::StatsCache stats;
 
+  // The API: its description (never changes), its keys (read again when the store announces
+  // a change of them, or every k_keys_reload_interval while announcements go unheard) and each
+  // client's budget of requests.
+  Page openapi;
+  std::mutex keys_mutex;
+  std::shared_ptr<const Keyring> keys = std::make_shared<Keyring>();
+  std::chrono::steady_clock::time_point keys_loaded;
+  RequestBudget budget;
+
   std::jthread listener; // last: stopped before the rest is destroyed
 
   explicit Impl(LiveOptions live_options)
@@ -93,7 +119,8 @@ struct LiveDirectory::Impl {
                   }),
         renderers(static_cast<std::size_t>(options.config.database_connections),
                   [site = options.site] { return std::make_unique<render::Renderer>(site); }),
-        cache(static_cast<std::size_t>(options.config.cache_bytes)) {
+        cache(static_cast<std::size_t>(options.config.cache_bytes)),
+        budget(options.api.requests_per_second, options.api.burst) {
     // Connect and load every locale now: a wrong URL fails at start, and no request waits
     // while a connection or a renderer is made.
     renderers.fill();
@@ -103,6 +130,8 @@ struct LiveDirectory::Impl {
     root = make_lasting_page(renderer->root_page(), k_html);
     stylesheet = make_lasting_page(renderer->stylesheet(), k_css);
     script = make_lasting_page(renderer->locale_script(), k_javascript);
+    openapi = make_lasting_page(renderer->openapi_document(), k_api_json);
+    load_keys();
     for (const auto& locale : locales) {
       not_found.emplace(locale, make_lasting_page(renderer->not_found_page(locale), k_html));
       unavailable.emplace(locale, make_lasting_page(renderer->unavailable_page(locale), k_html));
@@ -154,10 +183,14 @@ struct LiveDirectory::Impl {
   void hear(std::stop_token stop) {
     store::DirectoryChanges changes(options.database_url);
     cache.set_listening(true);
+    load_keys(); // changes made while nobody listened
     while (!stop.stop_requested()) {
-      const auto slugs = changes.wait(k_listen_interval);
-      if (!slugs.empty()) {
-        cache.invalidate(slugs);
+      const auto heard = changes.wait(k_listen_interval);
+      if (!heard.slugs.empty()) {
+        cache.invalidate(heard.slugs);
+      }
+      if (heard.api_keys) {
+        load_keys();
       }
     }
   }
@@ -177,6 +210,7 @@ struct LiveDirectory::Impl {
         cache.invalidate(slugs);
       }
       snapshot = std::move(next);
+      load_keys(database);
     }
   }
 
@@ -376,6 +410,242 @@ struct LiveDirectory::Impl {
     }
   }
 
+  // ---- the APIs ----
+
+  // Read the active keys of the API into memory (on a connection of the pool, or `database`).
+  void load_keys(store::Database& database) {
+    auto loaded = std::make_shared<Keyring>();
+    for (auto& key : store::ApiKeys(database).active()) {
+      std::string name = key.key;
+      loaded->emplace(std::move(name), std::move(key));
+    }
+    std::lock_guard lock(keys_mutex);
+    keys = std::move(loaded);
+    keys_loaded = std::chrono::steady_clock::now();
+  }
+  void load_keys() {
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      load_keys(database);
+      return nullptr;
+    });
+  }
+
+  // The keys as memory holds them; read again first when announcements go unheard and they
+  // are older than k_keys_reload_interval, if `may_load`.
+  std::shared_ptr<const Keyring> current_keys(bool may_load) {
+    {
+      std::lock_guard lock(keys_mutex);
+      if (cache.listening() || !may_load ||
+          std::chrono::steady_clock::now() - keys_loaded < k_keys_reload_interval) {
+        return keys;
+      }
+    }
+    load_keys();
+    std::lock_guard lock(keys_mutex);
+    return keys;
+  }
+
+  static http::Response json_answer(int status, std::string body) {
+    http::Response response;
+    response.status = status;
+    response.headers.emplace_back("Content-Type", k_api_json);
+    response.headers.emplace_back("Cache-Control", "no-store");
+    add_security_headers(response);
+    response.body = std::make_shared<const std::string>(std::move(body));
+    return response;
+  }
+
+  // Who a request's budget is counted for: its key, else its client's address; or the 401
+  // answer when the endpoint needs a key the request does not hold.
+  std::variant<std::string, http::Response> requester(const http::Request& request,
+                                                      internal::Endpoint endpoint, bool may_load) {
+    if (!internal::needs_key(endpoint) || options.api.open) {
+      return "address " + request.client_address;
+    }
+    const Credentials credentials{request.header("X-Auth-Key"), request.header("X-Auth-Date"),
+                                  request.header("Authorization")};
+    const auto known = current_keys(may_load);
+    const auto found = known->find(credentials.key);
+    const std::string secret = found == known->end() ? std::string() : found->second.secret;
+    if (const auto failure = check_credentials(credentials, secret, wall_clock())) {
+      return json_answer(401, auth_failure_body(*failure));
+    }
+    return "key " + credentials.key;
+  }
+
+  // The 429 answer when `who` has spent its budget; nullopt when it may go on.
+  std::optional<http::Response> over_budget(const std::string& who) {
+    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    const auto wait = budget.take(who, now_ms);
+    if (!wait) {
+      return std::nullopt;
+    }
+    http::Response response = json_answer(429, k_too_many_requests);
+    response.headers.emplace_back("Retry-After", std::to_string(*wait));
+    return response;
+  }
+
+  http::Response api_page_answer(const http::Request& request, const http::CachedPage& page,
+                                 internal::Endpoint endpoint, std::int64_t at) const {
+    http::Response response = answer_page(request, page, at, 200);
+    if (!internal::needs_key(endpoint) || options.api.open) {
+      response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    }
+    return response;
+  }
+
+  // The answer of an API request. From the quick path (`loading` false): only what memory
+  // holds, nullopt when a load is needed (the budget is then taken by the load's call).
+  std::optional<http::Response> api_answer(const http::Request& request, const Route& route,
+                                           std::int64_t at, bool loading) {
+    const auto endpoint = *internal::endpoint_of(route.key);
+    auto who = requester(request, endpoint, loading);
+    if (auto* refusal = std::get_if<http::Response>(&who)) {
+      return std::move(*refusal);
+    }
+    if (endpoint == internal::Endpoint::openapi) {
+      return api_page_answer(request, *openapi, endpoint, at);
+    }
+    const auto asked = internal::read_api_request(endpoint, request.query, wall_clock());
+    if (!asked) {
+      auto response = json_answer(400, render::api::invalid_parameters_answer());
+      if (!internal::needs_key(endpoint) || options.api.open) {
+        response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+      }
+      return response;
+    }
+    const std::string key = internal::cache_key(*asked);
+    const auto coding = wanted_coding(request);
+    Page cached = answerable_from_memory(route) ? cache.pages().find(key, at, !loading) : nullptr;
+    if (!loading && (!cached || http::coding_pending(*cached, coding))) {
+      return std::nullopt;
+    }
+    if (auto refusal = over_budget(std::get<std::string>(who))) {
+      return refusal;
+    }
+    if (!cached) {
+      const auto started = cache.generation();
+      with_database([&](store::Database& database, render::Renderer&) -> Page {
+        auto page = make_page(load_api_answer(database, *asked),
+                              internal::content_type_of(endpoint), wall_clock(),
+                              at + render::Renderer::k_max_lifetime, {std::string(k_lists_tag)});
+        page->revalidate = true;
+        cached = page;
+        return nullptr;
+      });
+      cache.cache_if_current(key, cached, started);
+    }
+    if (http::coding_pending(*cached, coding)) {
+      Page coded = http::with_coding(*cached, coding);
+      cache.pages().replace(key, cached.get(), coded);
+      cached = coded;
+    }
+    return api_page_answer(request, *cached, endpoint, at);
+  }
+
+  // The shows a search finds, best first: the directory's one search; for search/bytitle only
+  // those whose own fields matched.
+  static std::vector<model::DirectoryFeed> search_feeds(store::Database& database,
+                                                        const std::string& words, std::int64_t max,
+                                                        bool own_fields_only) {
+    model::SearchRequest search;
+    search.query = words;
+    search.limit = max;
+    std::vector<std::string> slugs;
+    for (const auto& result : store::DirectorySearch(database).search(search).results) {
+      if (result.show_matched || !own_fields_only) {
+        slugs.push_back(result.show.slug);
+      }
+    }
+    return store::DirectoryApi(database).feeds_by_slugs(slugs);
+  }
+
+  // The show of a feed URL as a client sends it: as stored, else normalized as `add` does.
+  static std::optional<model::DirectoryFeed> feed_by_url(store::DirectoryApi& api,
+                                                         const std::string& url) {
+    if (auto found = api.feed_by_url(url)) {
+      return found;
+    }
+    const auto normalized = net::normalize_feed_url(url);
+    return normalized && *normalized != url ? api.feed_by_url(*normalized) : std::nullopt;
+  }
+
+  static std::optional<model::DirectoryFeed> first(std::vector<model::DirectoryFeed> feeds) {
+    return feeds.empty() ? std::nullopt : std::optional(std::move(feeds.front()));
+  }
+
+  render::api::SiteLinks site_links() const {
+    return {options.site.site_url, locales.front(), !options.site.art_dir.empty()};
+  }
+
+  std::string load_api_answer(store::Database& database, const internal::ApiRequest& asked) {
+    namespace api = render::api;
+    using internal::Endpoint;
+    store::DirectoryApi directory(database);
+    const auto& style = asked.style;
+    switch (asked.endpoint) {
+      case Endpoint::search_byterm:
+      case Endpoint::search_bytitle:
+        return api::search_answer(search_feeds(database, asked.text, asked.max,
+                                               asked.endpoint == Endpoint::search_bytitle),
+                                  asked.text, style);
+      case Endpoint::podcasts_byfeedid:
+        return api::feed_answer(first(directory.feeds_by_ids(asked.ids)),
+                                {{"id", asked.id_texts.front()}}, style);
+      case Endpoint::podcasts_byfeedurl:
+        return api::feed_answer(feed_by_url(directory, asked.text), {{"url", asked.text}}, style);
+      case Endpoint::podcasts_byguid: {
+        const auto feed = directory.feed_by_guid(asked.text);
+        return api::feed_answer(
+            feed, {{"guid", asked.text}, {"id", feed ? std::to_string(feed->id) : ""}}, style);
+      }
+      case Endpoint::episodes_byfeedid: {
+        const auto episodes = asked.newest
+                                  ? directory.newest_episode_of(asked.ids)
+                                  : directory.episodes_of(asked.ids, asked.since, asked.max);
+        return api::episodes_answer(episodes, {asked.id_texts, {}}, style);
+      }
+      case Endpoint::episodes_byfeedurl: {
+        const auto feed = feed_by_url(directory, asked.text);
+        return api::episodes_answer(feed ? directory.episodes_of({feed->id}, asked.since, asked.max)
+                                         : std::vector<model::DirectoryEpisode>(),
+                                    {{}, {{"url", asked.text}}}, style);
+      }
+      case Endpoint::episodes_byid:
+        return api::episode_answer(directory.episode_by_id(asked.ids.front()),
+                                   asked.id_texts.front(), style);
+      case Endpoint::recent_episodes:
+        return api::recent_episodes_answer(
+            directory.recent_episodes(asked.max, asked.before, asked.text), asked.max, style);
+      case Endpoint::recent_feeds:
+        return api::recent_feeds_answer(directory.recent_feeds(asked.recent), asked.max,
+                                        asked.since, style);
+      case Endpoint::categories_list:
+        return api::categories_answer(directory.categories(), style);
+      case Endpoint::stats_current:
+        return api::stats_answer(directory.counts(), style);
+      case Endpoint::itunes_search:
+        return api::itunes_answer(asked.podcasts
+                                      ? search_feeds(database, asked.text, asked.max, false)
+                                      : std::vector<model::DirectoryFeed>(),
+                                  site_links());
+      case Endpoint::itunes_lookup:
+        return api::itunes_answer(directory.feeds_by_ids(asked.ids), site_links());
+      case Endpoint::gpodder_json:
+        return api::gpodder_json(search_feeds(database, asked.text, asked.max, false), site_links(),
+                                 asked.scale_logo);
+      case Endpoint::gpodder_opml:
+        return api::gpodder_opml(search_feeds(database, asked.text, asked.max, false), asked.text);
+      case Endpoint::gpodder_txt:
+        return api::gpodder_txt(search_feeds(database, asked.text, asked.max, false));
+      case Endpoint::openapi:
+        break;
+    }
+    return {};
+  }
+
   // ---- writing the answer ----
 
   http::Response answer_page(const http::Request& request, const http::CachedPage& page,
@@ -431,6 +701,8 @@ struct LiveDirectory::Impl {
       case Kind::metrics:
       case Kind::report:
         return std::nullopt;
+      case Kind::api:
+        return api_answer(request, route, at, false);
       case Kind::root:
       case Kind::redirect:
       case Kind::not_found:
@@ -453,6 +725,8 @@ struct LiveDirectory::Impl {
         return metrics_answer(request, at);
       case Kind::report:
         return report_answer(request, at);
+      case Kind::api:
+        return *api_answer(request, route, at, true);
       case Kind::redirect:
         return moved_answer(request, route.location);
       case Kind::not_found:
@@ -493,6 +767,13 @@ struct LiveDirectory::Impl {
   void observe(const http::Request& request, const Route& route, const http::Response& response) {
     const auto latency = std::chrono::steady_clock::now() - request.received;
     metrics.observe(to_string(route.kind), response.status, latency);
+    if (route.kind == Kind::api) {
+      const auto endpoint = *internal::endpoint_of(route.key);
+      const bool keyed =
+          internal::needs_key(endpoint) && !options.api.open && response.status != 401;
+      metrics.observe_api(internal::to_string(endpoint),
+                          keyed ? request.header("X-Auth-Key") : std::string(), response.status);
+    }
     if (options.config.access_log) {
       spdlog::info("{} \"{} {}\" {} {:.3f} ms", request.client_address, request.method,
                    request.path, response.status,

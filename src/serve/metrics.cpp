@@ -17,6 +17,11 @@ void Metrics::observe(const char* route, int status, std::chrono::nanoseconds la
   m_sum_seconds += seconds;
 }
 
+void Metrics::observe_api(const char* endpoint, const std::string& key, int status) {
+  std::lock_guard lock(m_mutex);
+  ++m_api_requests[{endpoint, key, status}];
+}
+
 std::string Metrics::text(const http::PageCache& cache, const model::Stats& stats) const {
   std::ostringstream out;
   {
@@ -26,6 +31,13 @@ std::string Metrics::text(const http::PageCache& cache, const model::Stats& stat
     for (const auto& [key, count] : m_requests) {
       out << "podcrawl_http_requests_total{route=\"" << key.first << "\",status=\"" << key.second
           << "\"} " << count << '\n';
+    }
+    out << "# HELP podcrawl_api_requests_total API requests answered, by endpoint, key and "
+           "status.\n"
+           "# TYPE podcrawl_api_requests_total counter\n";
+    for (const auto& [key, count] : m_api_requests) {
+      out << "podcrawl_api_requests_total{endpoint=\"" << std::get<0>(key) << "\",key=\""
+          << std::get<1>(key) << "\",status=\"" << std::get<2>(key) << "\"} " << count << '\n';
     }
     out << "# HELP podcrawl_http_request_duration_seconds Time to answer a request.\n"
            "# TYPE podcrawl_http_request_duration_seconds histogram\n";

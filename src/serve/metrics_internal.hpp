@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "podcrawl/http/cache.hpp"
@@ -18,6 +19,9 @@ namespace podcrawl::serve::internal {
 class Metrics {
 public:
   void observe(const char* route, int status, std::chrono::nanoseconds latency);
+  // An API request also counts by endpoint and key ("" for none): only keys that passed
+  // the check, so the labels are as many as the keys.
+  void observe_api(const char* endpoint, const std::string& key, int status);
   // An answer from memory past its freshness, the database being unreachable.
   void count_stale() { m_stale.fetch_add(1, std::memory_order_relaxed); }
   // The Prometheus text exposition of the requests, the cache and the directory's figures.
@@ -30,6 +34,7 @@ private:
   std::atomic<std::uint64_t> m_stale{0};
   mutable std::mutex m_mutex;
   std::map<std::pair<std::string, int>, std::uint64_t> m_requests;
+  std::map<std::tuple<std::string, std::string, int>, std::uint64_t> m_api_requests;
   std::array<std::uint64_t, k_buckets.size()> m_bucket_counts{};
   std::uint64_t m_count = 0;
   double m_sum_seconds = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "api_internal.hpp"
 #include "podcrawl/core/hash.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/render/layout.hpp"
@@ -95,6 +96,11 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
   }
   // Empty, "." and ".." segments are no page's (render::parse_path refuses them).
   const std::string_view last = page_path.substr(page_path.rfind('/') + 1);
+  if (internal::endpoint_of(*decoded)) {
+    result.kind = Kind::api;
+    result.key = *decoded;
+    return result;
+  }
   if (page_path == "metrics" || page_path == "admin/report") {
     result.kind = page_path == "metrics" ? Kind::metrics : Kind::report;
     result.key = *decoded;
@@ -132,6 +138,23 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
   return result;
 }
 
+std::string form_decoded(std::string_view encoded) {
+  std::string value;
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    const char c = encoded[i];
+    const auto high =
+        c == '%' && i + 2 < encoded.size() ? core::hex_value(encoded[i + 1]) : std::nullopt;
+    const auto low = high ? core::hex_value(encoded[i + 2]) : std::nullopt;
+    if (low) {
+      value += static_cast<char>(*high * 16 + *low);
+      i += 2;
+    } else {
+      value += c == '+' ? ' ' : c;
+    }
+  }
+  return value;
+}
+
 std::string query_value(std::string_view query, std::string_view name) {
   std::size_t start = 0;
   while (start <= query.size()) {
@@ -145,21 +168,7 @@ std::string query_value(std::string_view query, std::string_view name) {
     if (equals == std::string_view::npos) {
       return {};
     }
-    std::string value;
-    const std::string_view encoded = field.substr(equals + 1);
-    for (std::size_t i = 0; i < encoded.size(); ++i) {
-      const char c = encoded[i];
-      const auto high =
-          c == '%' && i + 2 < encoded.size() ? core::hex_value(encoded[i + 1]) : std::nullopt;
-      const auto low = high ? core::hex_value(encoded[i + 2]) : std::nullopt;
-      if (low) {
-        value += static_cast<char>(*high * 16 + *low);
-        i += 2;
-      } else {
-        value += c == '+' ? ' ' : c;
-      }
-    }
-    return value;
+    return form_decoded(field.substr(equals + 1));
   }
   return {};
 }
@@ -183,6 +192,8 @@ const char* to_string(Route::Kind kind) {
       return "asset";
     case Kind::metrics:
       return "metrics";
+    case Kind::api:
+      return "api";
     case Kind::report:
       return "report";
     case Kind::opml:

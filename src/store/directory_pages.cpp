@@ -29,6 +29,7 @@ using internal::id_array;
 using internal::k_episode_columns;
 using internal::k_episode_order;
 using internal::k_listed_show;
+using internal::text_array;
 using internal::k_show_columns;
 using internal::k_summary_columns;
 using internal::show_from_row;
@@ -82,26 +83,6 @@ const std::string k_show_categories =
     "SELECT ids.id, filed.slug, filed.name, filed.language FROM unnest($1::bigint[]) ids(id),"
     " LATERAL (" +
     filed_categories("ids.id") + ") filed ORDER BY ids.id, filed.position";
-
-// A text[] literal: every element quoted, '"' and '\\' escaped.
-std::string text_array(const std::vector<std::string>& items) {
-  std::string text = "{";
-  for (const auto& item : items) {
-    if (text.size() > 1) {
-      text += ',';
-    }
-    text += '"';
-    for (const char c : item) {
-      if (c == '"' || c == '\\') {
-        text += '\\';
-      }
-      text += c;
-    }
-    text += '"';
-  }
-  text += '}';
-  return text;
-}
 
 // Categories for each show id, from k_show_categories.
 std::map<std::int64_t, std::vector<model::CategoryEntry>> categories_of(

@@ -120,4 +120,23 @@ std::string id_array(const std::vector<std::int64_t>& ids) {
   return text;
 }
 
+std::string text_array(const std::vector<std::string>& items) {
+  std::string text = "{";
+  for (const auto& item : items) {
+    if (text.size() > 1) {
+      text += ',';
+    }
+    text += '"';
+    for (const char c : storable_text(item)) {
+      if (c == '"' || c == '\\') {
+        text += '\\';
+      }
+      text += c;
+    }
+    text += '"';
+  }
+  text += '}';
+  return text;
+}
+
 } // namespace podcrawl::store::internal

@@ -110,6 +110,9 @@ void release_show(pqxx::work& txn, std::int64_t feed_id);
 
 // Ids as a PostgreSQL array literal ("{1,2,3}"), for a `$n::bigint[]` parameter.
 std::string id_array(const std::vector<std::int64_t>& ids);
+// Strings as a PostgreSQL array literal, for a `$n::text[]` parameter: each element made
+// storable (storable_text) and quoted, its quotes and backslashes escaped.
+std::string text_array(const std::vector<std::string>& items);
 
 // Called inside a catch block: throw the current libpqxx failure again as a
 // core::EnvironmentError naming the operation and the (redacted) database.

@@ -20,6 +20,8 @@ inline constexpr std::size_t k_max_segment_bytes = 200;
 // The site's stylesheet and the language chooser's script, at the site's root.
 inline constexpr std::string_view k_stylesheet_file = "site.css";
 inline constexpr std::string_view k_locale_script_file = "choose-locale.js";
+// The APIs' OpenAPI description, kept with the templates and served at api/1.0/openapi.json.
+inline constexpr std::string_view k_openapi_file = "openapi.json";
 
 // One page or file of the site.
 struct PagePath {

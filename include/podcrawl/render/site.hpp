@@ -78,6 +78,8 @@ public:
   std::string report_page(const model::CrawlReport& report, std::string_view locale);
   // The show's OPML document, one for every locale; empty when its feed URL is not http(s).
   std::string show_opml(const model::StoredShow& show) const;
+  // The OpenAPI 3.1 description of the directory's APIs (templates/openapi.json).
+  const std::string& openapi_document() const;
   // The site's stylesheet and the language chooser's script.
   const std::string& stylesheet() const;
   const std::string& locale_script() const;

@@ -15,6 +15,7 @@ struct LiveOptions {
   render::SiteOptions site;
   std::string database_url;
   core::ServeConfig config;
+  core::ApiConfig api; // who may call the APIs, and how often
   // The clock relative dates are measured from; nullopt: the system clock at each request.
   std::optional<std::int64_t> now;
 };

@@ -11,17 +11,20 @@ namespace podcrawl::serve {
 
 // What a request path names in the live directory: the pages of the site's layout
 // (render::parse_path, the same addresses `render` writes files at, `…/index.html` included),
-// /metrics and /admin/report; a page's folder without its '/' is sent to the folder.
+// the APIs' endpoints, /metrics and /admin/report; a page's folder without its '/' is sent to the
+// folder.
 struct Route {
   enum class Kind {
-    root,           // "/": the language chooser, or a redirect by Accept-Language
-    stylesheet,     // "/site.css"
-    script,         // "/choose-locale.js"
-    metrics,        // "/metrics"
-    report,         // "/admin/report", the crawl health report (days and locale in the query)
-    opml,           // "/opml/<show>.opml"
-    art,            // "/art/<sha1>-<width>.webp", a cover art file (slug is its name)
-    home,           // "/<locale>/"
+    root,       // "/": the language chooser, or a redirect by Accept-Language
+    stylesheet, // "/site.css"
+    script,     // "/choose-locale.js"
+    metrics,    // "/metrics"
+    report,     // "/admin/report", the crawl health report (days and locale in the query)
+    api,        // an endpoint of the APIs: "/api/1.0/…", "/search", "/lookup", "/search.json";
+                // key is its path below the site
+    opml,       // "/opml/<show>.opml"
+    art,        // "/art/<sha1>-<width>.webp", a cover art file (slug is its name)
+    home,       // "/<locale>/"
     not_found_page, // "/<locale>/404.html", answered 200 as the file would be
     category,       // "/<locale>/categories/<slug>/[page/<n>/]"
     language,       // "/<locale>/languages/<tag>/[page/<n>/]"
@@ -60,6 +63,8 @@ Route request_route(std::string_view path, std::string_view query,
 // (application/x-www-form-urlencoded: '+' is a space, %XX a byte; a malformed escape stays as it
 // is): the first such field, "" when there is none. The bytes may be any, invalid UTF-8 too.
 std::string query_value(std::string_view query, std::string_view name);
+// A field's name or value as an HTML form encodes it, decoded as query_value decodes it.
+std::string form_decoded(std::string_view encoded);
 
 // A short name of the route kind for metrics and logs: "show", "episode", …
 const char* to_string(Route::Kind kind);

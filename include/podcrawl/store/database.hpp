@@ -56,6 +56,7 @@ private:
   friend class DirectoryPages;
   friend class DirectorySearch;
   friend class ApiKeys;
+  friend class DirectoryApi;
 
   struct Impl;
   std::unique_ptr<Impl> m_impl;

@@ -1,0 +1,361 @@
+#include <ctime>
+
+#include <zlib.h>
+#include <nlohmann/json.hpp>
+
+#include "podcrawl/html/sanitize.hpp"
+#include "podcrawl/render/api.hpp"
+
+// The Podcast Index API's answers (https://podcastindex-org.github.io/docs-api/), field for
+// field and convention for convention: `status` is the string "true", counts are numbers, a
+// feed's `explicit` is a boolean and an episode's 0 or 1, dates are Unix seconds, a feed or an
+// episode not found is an empty array where the object would be.
+
+namespace podcrawl::render::api {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Words of a description an answer without `fulltext` keeps.
+constexpr std::size_t k_short_words = 100;
+// The visible text read from a description before it is cut to words: far more than 100 words.
+constexpr std::size_t k_short_text_chars = 4000;
+
+std::string dump(const Json& json, const AnswerStyle& style) {
+  return json.dump(style.pretty ? 4 : -1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string described(const std::string& html, const AnswerStyle& style) {
+  return style.fulltext ? html : short_text(html);
+}
+
+Json nullable_int(const std::optional<std::int64_t>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+// The categories as Podcast Index writes them: {"<id>": "<name>"}, null when there are none.
+Json categories_of(const model::DirectoryFeed& feed) {
+  if (feed.categories.empty()) {
+    return nullptr;
+  }
+  Json categories = Json::object();
+  for (const auto& category : feed.categories) {
+    categories[std::to_string(category.id)] = category.name;
+  }
+  return categories;
+}
+
+bool is_dead(const model::DirectoryFeed& feed) {
+  return feed.status == "gone" || feed.status == "removed";
+}
+
+// The fields every feed object has, search results' and podcasts/*'s alike.
+Json feed_fields(const model::DirectoryFeed& feed, const AnswerStyle& style) {
+  const feed::Show& show = feed.show.show;
+  Json json;
+  json["id"] = feed.id;
+  json["podcastGuid"] = feed.podcast_guid;
+  json["title"] = show.title;
+  json["url"] = feed.show.feed_url;
+  json["originalUrl"] = feed.original_url;
+  json["link"] = show.link;
+  json["description"] = described(show.description, style);
+  json["author"] = show.author;
+  json["ownerName"] = show.itunes.owner_name;
+  json["image"] = show.image;
+  json["artwork"] = show.image;
+  json["lastUpdateTime"] = feed.show.updated_at;
+  json["lastCrawlTime"] = feed.last_fetch_at.value_or(0);
+  json["lastParseTime"] = feed.last_success_at.value_or(0);
+  json["lastGoodHttpStatusTime"] = feed.last_success_at.value_or(0);
+  json["lastHttpStatus"] = feed.last_http_status.value_or(0);
+  json["contentType"] = "";
+  json["itunesId"] = nullptr;
+  return json;
+}
+
+// A feed object: podcasts/*'s whole, or a search result's (without itunesType, chash and
+// funding, with newestItemPubdate).
+enum class FeedKind { podcast, search_result };
+
+Json feed_json(const model::DirectoryFeed& feed, const AnswerStyle& style, FeedKind kind) {
+  const feed::Show& show = feed.show.show;
+  Json json = feed_fields(feed, style);
+  if (kind == FeedKind::podcast) {
+    json["itunesType"] = show.itunes.type;
+  }
+  json["generator"] = nullptr;
+  json["language"] = show.language;
+  json["explicit"] = show.explicit_content.value_or(false);
+  json["type"] = 0;
+  json["medium"] = show.podcast.medium.empty() ? "podcast" : show.podcast.medium;
+  json["dead"] = is_dead(feed) ? 1 : 0;
+  if (kind == FeedKind::podcast) {
+    json["chash"] = feed.content_hash;
+  }
+  json["episodeCount"] = feed.episode_count;
+  json["crawlErrors"] = feed.failures;
+  json["parseErrors"] = 0;
+  json["categories"] = categories_of(feed);
+  json["locked"] = show.podcast.locked.value_or(false) ? 1 : 0;
+  json["imageUrlHash"] = image_url_hash(show.image);
+  if (kind == FeedKind::search_result) {
+    json["newestItemPubdate"] = nullable_int(feed.newest_item_at);
+  } else if (!show.podcast.funding.empty()) {
+    json["funding"] = {{"url", show.podcast.funding.front().url},
+                       {"message", show.podcast.funding.front().text}};
+  }
+  return json;
+}
+
+Json episode_json(const model::DirectoryEpisode& stored, const AnswerStyle& style) {
+  const feed::Episode& episode = stored.episode.episode;
+  Json json;
+  json["id"] = stored.id;
+  json["title"] = episode.title;
+  json["link"] = episode.link;
+  json["description"] = described(episode.description, style);
+  json["guid"] = episode.guid;
+  json["datePublished"] = episode.published.value_or(0);
+  json["datePublishedPretty"] = episode.published ? pretty_date(*episode.published) : "";
+  json["dateCrawled"] = stored.first_seen_at;
+  json["enclosureUrl"] = episode.enclosure_url;
+  json["enclosureType"] = episode.enclosure_type;
+  json["enclosureLength"] = episode.enclosure_length.value_or(0);
+  json["duration"] = episode.duration_seconds.value_or(0);
+  json["explicit"] = episode.explicit_content.value_or(false) ? 1 : 0;
+  json["episode"] = episode.episode ? Json(*episode.episode) : Json(nullptr);
+  json["episodeType"] =
+      episode.itunes.episode_type.empty() ? Json("full") : Json(episode.itunes.episode_type);
+  json["season"] = episode.season.value_or(0);
+  json["image"] = episode.image;
+  json["feedItunesId"] = nullptr;
+  json["feedUrl"] = stored.feed_url;
+  json["feedImage"] = stored.feed_image;
+  json["feedId"] = stored.feed_id;
+  json["podcastGuid"] = stored.podcast_guid;
+  json["feedTitle"] = stored.feed_title;
+  json["feedLanguage"] = stored.feed_language;
+  json["feedDead"] = stored.feed_dead ? 1 : 0;
+  json["feedDuplicateOf"] = nullptr;
+  json["chaptersUrl"] = episode.chapters_url.empty() ? Json(nullptr) : Json(episode.chapters_url);
+  json["transcriptUrl"] =
+      episode.transcripts.empty() ? Json(nullptr) : Json(episode.transcripts.front().url);
+  if (!episode.transcripts.empty()) {
+    Json transcripts = Json::array();
+    for (const auto& transcript : episode.transcripts) {
+      transcripts.push_back({{"url", transcript.url}, {"type", transcript.type}});
+    }
+    json["transcripts"] = transcripts;
+  }
+  if (!episode.podcast.soundbites.empty()) {
+    Json soundbites = Json::array();
+    for (const auto& soundbite : episode.podcast.soundbites) {
+      soundbites.push_back({{"startTime", soundbite.start_seconds},
+                            {"duration", soundbite.duration_seconds},
+                            {"title", soundbite.title}});
+    }
+    json["soundbite"] = soundbites.front();
+    json["soundbites"] = soundbites;
+  }
+  if (!episode.podcast.persons.empty()) {
+    Json persons = Json::array();
+    for (const auto& person : episode.podcast.persons) {
+      persons.push_back({{"name", person.name},
+                         {"role", person.role},
+                         {"group", person.group},
+                         {"href", person.href},
+                         {"img", person.image}});
+    }
+    json["persons"] = persons;
+  }
+  return json;
+}
+
+Json episodes_json(const std::vector<model::DirectoryEpisode>& episodes, const AnswerStyle& style) {
+  Json items = Json::array();
+  for (const auto& episode : episodes) {
+    items.push_back(episode_json(episode, style));
+  }
+  return items;
+}
+
+Json echo(const QueryEcho& query) {
+  Json json = Json::object();
+  for (const auto& [name, value] : query) {
+    json[name] = value;
+  }
+  return json;
+}
+
+} // namespace
+
+std::uint32_t image_url_hash(const std::string& url) {
+  std::string_view rest = url;
+  if (const auto scheme = rest.find("://"); scheme != std::string_view::npos) {
+    rest.remove_prefix(scheme + 3);
+  }
+  return static_cast<std::uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(rest.data()), static_cast<uInt>(rest.size())));
+}
+
+std::string pretty_date(std::int64_t unix_seconds) {
+  static constexpr const char* k_months[] = {"January",   "February", "March",    "April",
+                                             "May",       "June",     "July",     "August",
+                                             "September", "October",  "November", "December"};
+  const auto time = static_cast<std::time_t>(unix_seconds);
+  std::tm utc{};
+  if (gmtime_r(&time, &utc) == nullptr) {
+    return {};
+  }
+  const int hour = utc.tm_hour % 12 == 0 ? 12 : utc.tm_hour % 12;
+  char text[64];
+  std::snprintf(text, sizeof text, "%s %02d, %d %d:%02d%s", k_months[utc.tm_mon], utc.tm_mday,
+                utc.tm_year + 1900, hour, utc.tm_min, utc.tm_hour < 12 ? "am" : "pm");
+  return text;
+}
+
+std::string short_text(const std::string& html) {
+  const std::string text = html::plain_text(html, k_short_text_chars);
+  std::size_t words = 0;
+  bool in_word = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool space = text[i] == ' ';
+    if (!space && !in_word && ++words > k_short_words) {
+      return text.substr(0, i - 1);
+    }
+    in_word = !space;
+  }
+  return text;
+}
+
+std::string search_answer(const std::vector<model::DirectoryFeed>& feeds, const std::string& query,
+                          const AnswerStyle& style) {
+  Json list = Json::array();
+  for (const auto& feed : feeds) {
+    list.push_back(feed_json(feed, style, FeedKind::search_result));
+  }
+  Json json;
+  json["status"] = "true";
+  json["feeds"] = list;
+  json["count"] = feeds.size();
+  json["query"] = query;
+  json["description"] = "Found matching feeds";
+  return dump(json, style);
+}
+
+std::string feed_answer(const std::optional<model::DirectoryFeed>& feed, const QueryEcho& query,
+                        const AnswerStyle& style) {
+  Json json;
+  json["status"] = "true";
+  json["query"] = echo(query);
+  json["feed"] = feed ? feed_json(*feed, style, FeedKind::podcast) : Json::array();
+  json["description"] = feed ? "Found matching feed" : "No feeds match this id.";
+  return dump(json, style);
+}
+
+std::string episodes_answer(const std::vector<model::DirectoryEpisode>& episodes,
+                            const EpisodesQuery& query, const AnswerStyle& style) {
+  Json json;
+  json["status"] = "true";
+  json["liveItems"] = Json::array();
+  json["items"] = episodes_json(episodes, style);
+  json["count"] = episodes.size();
+  if (!query.object.empty()) {
+    json["query"] = echo(query.object);
+  } else if (query.ids.size() == 1) {
+    json["query"] = query.ids.front();
+  } else {
+    json["query"] = query.ids;
+  }
+  json["description"] = episodes.empty() ? "No items for this feed" : "Found matching items.";
+  return dump(json, style);
+}
+
+std::string episode_answer(const std::optional<model::DirectoryEpisode>& episode,
+                           const std::string& id, const AnswerStyle& style) {
+  Json json;
+  json["status"] = "true";
+  json["id"] = id;
+  Json found = episode ? episode_json(*episode, style) : Json::array();
+  if (episode) {
+    found["imageUrlHash"] = image_url_hash(episode->episode.episode.image);
+  }
+  json["episode"] = found;
+  json["description"] = episode ? "Found matching item." : "No episodes match this id.";
+  return dump(json, style);
+}
+
+std::string recent_episodes_answer(const std::vector<model::DirectoryEpisode>& episodes,
+                                   std::int64_t max, const AnswerStyle& style) {
+  Json json;
+  json["status"] = "true";
+  json["items"] = episodes_json(episodes, style);
+  json["count"] = episodes.size();
+  json["max"] = std::to_string(max);
+  json["description"] = "Found matching items.";
+  return dump(json, style);
+}
+
+std::string recent_feeds_answer(const std::vector<model::DirectoryFeed>& feeds, std::int64_t max,
+                                std::optional<std::int64_t> since, const AnswerStyle& style) {
+  Json list = Json::array();
+  for (const auto& feed : feeds) {
+    const feed::Show& show = feed.show.show;
+    Json item;
+    item["id"] = feed.id;
+    item["url"] = feed.show.feed_url;
+    item["title"] = show.title;
+    item["description"] = described(show.description, style);
+    item["image"] = show.image;
+    item["newestItemPublishTime"] = feed.newest_item_at.value_or(0);
+    item["oldestItemPublishTime"] = feed.oldest_item_at.value_or(0);
+    item["itunesId"] = nullptr;
+    item["language"] = show.language;
+    item["categories"] = categories_of(feed);
+    list.push_back(item);
+  }
+  Json json;
+  json["status"] = "true";
+  json["feeds"] = list;
+  json["count"] = feeds.size();
+  json["max"] = std::to_string(max);
+  json["since"] = nullable_int(since);
+  json["description"] = "Found matching feeds";
+  return dump(json, style);
+}
+
+std::string categories_answer(const std::vector<model::CategoryRef>& categories,
+                              const AnswerStyle& style) {
+  Json list = Json::array();
+  for (const auto& category : categories) {
+    list.push_back({{"id", category.id}, {"name", category.name}});
+  }
+  Json json;
+  json["status"] = "true";
+  json["feeds"] = list;
+  json["count"] = categories.size();
+  json["description"] = "Categories list";
+  return dump(json, style);
+}
+
+std::string stats_answer(const model::DirectoryCounts& counts, const AnswerStyle& style) {
+  Json json;
+  json["status"] = "true";
+  json["stats"] = {{"feedCountTotal", counts.feeds},
+                   {"episodeCountTotal", counts.episodes},
+                   {"feedsWithNewEpisodes3days", counts.feeds_new_3_days},
+                   {"feedsWithNewEpisodes10days", counts.feeds_new_10_days},
+                   {"feedsWithNewEpisodes30days", counts.feeds_new_30_days},
+                   {"feedsWithNewEpisodes90days", counts.feeds_new_90_days},
+                   {"feedsWithValueBlocks", 0}};
+  json["description"] = "Stats for the current index";
+  return dump(json, style);
+}
+
+std::string invalid_parameters_answer() {
+  return "{\"status\":\"false\",\"description\":\"Invalid parameters\"}\n";
+}
+
+} // namespace podcrawl::render::api

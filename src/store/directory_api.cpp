@@ -1,0 +1,406 @@
+#include "podcrawl/store/directory_api.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "rows_internal.hpp"
+#include "store_internal.hpp"
+
+// The directory as the APIs read it. Each statement joins what one answer needs, so an answer is
+// one round trip; the columns after k_show_columns and k_episode_columns are read by place.
+
+namespace podcrawl::store {
+
+using internal::exec_named;
+using internal::guarded;
+using internal::k_episode_columns;
+using internal::k_listed_show;
+using internal::k_show_columns;
+using internal::nullable;
+
+namespace {
+
+// Every read of the APIs runs within this (milliseconds): a request never holds a connection
+// for long, whatever its filters make the database scan.
+constexpr const char* k_statement_timeout = "3000";
+
+// The columns of a DirectoryFeed after k_show_columns, from `shows s JOIN feeds f`.
+const std::string k_feed_columns =
+    std::string(k_show_columns) +
+    ", s.identity_guid,"
+    " coalesce((SELECT a.url FROM feed_aliases a WHERE a.feed_id = f.id"
+    "   ORDER BY a.added_at, a.url LIMIT 1), f.url),"
+    " f.status, f.last_status, extract(epoch FROM f.last_fetch_at)::bigint,"
+    " (SELECT extract(epoch FROM h.fetched_at)::bigint FROM fetches h WHERE h.feed_id = f.id"
+    "   AND h.outcome IN ('ok', 'not_modified') ORDER BY h.fetched_at DESC LIMIT 1),"
+    " f.failures,"
+    " md5(s.title || s.link || s.language || s.author || coalesce(s.itunes ->> 'owner_name', '')"
+    "   || coalesce(s.itunes ->> 'owner_email', '')),"
+    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL),"
+    " (SELECT extract(epoch FROM max(e.published))::bigint FROM episodes e"
+    "   WHERE e.show_id = s.id AND e.removed_at IS NULL),"
+    " (SELECT extract(epoch FROM min(e.published))::bigint FROM episodes e"
+    "   WHERE e.show_id = s.id AND e.removed_at IS NULL),"
+    " (SELECT json_agg(json_build_array(c.id, c.name) ORDER BY sc.position)::text"
+    "   FROM show_categories sc JOIN categories c ON c.id = sc.category_id"
+    "   WHERE sc.show_id = s.id)";
+constexpr pqxx::row::size_type k_feed_extra = 20; // the first column after k_show_columns
+
+const std::string k_feeds_from = " FROM shows s JOIN feeds f ON f.id = s.feed_id";
+
+// The columns of a DirectoryEpisode after k_episode_columns, from
+// `episodes e JOIN shows s JOIN feeds f`.
+const std::string k_api_episode_columns =
+    std::string(k_episode_columns) +
+    ", e.id, extract(epoch FROM e.first_seen_at)::bigint, s.title, f.url, s.image, s.language,"
+    " s.identity_guid, f.status = 'gone'";
+constexpr pqxx::row::size_type k_episode_extra = internal::k_after_episode;
+
+const std::string k_episodes_from =
+    " FROM episodes e JOIN shows s ON s.id = e.show_id"
+    " JOIN feeds f ON f.id = s.feed_id";
+
+std::vector<model::CategoryRef> categories_from_text(const pqxx::field& field) {
+  std::vector<model::CategoryRef> categories;
+  if (field.is_null()) {
+    return categories;
+  }
+  const auto parsed = nlohmann::json::parse(field.c_str(), nullptr, false);
+  if (!parsed.is_array()) {
+    return categories;
+  }
+  for (const auto& pair : parsed) {
+    if (pair.is_array() && pair.size() == 2 && pair[0].is_number_integer() && pair[1].is_string()) {
+      categories.push_back({pair[0].get<std::int64_t>(), pair[1].get<std::string>()});
+    }
+  }
+  return categories;
+}
+
+model::DirectoryFeed feed_from_row(const pqxx::row& row) {
+  model::DirectoryFeed feed;
+  feed.id = row[0].as<std::int64_t>();
+  feed.show = internal::show_from_row(row);
+  const auto at = [&](pqxx::row::size_type offset) { return row[k_feed_extra + offset]; };
+  feed.podcast_guid = at(0).as<std::string>();
+  feed.original_url = at(1).as<std::string>();
+  feed.status = at(2).as<std::string>();
+  feed.last_http_status = nullable<int>(at(3));
+  feed.last_fetch_at = nullable<std::int64_t>(at(4));
+  feed.last_success_at = nullable<std::int64_t>(at(5));
+  feed.failures = at(6).as<int>();
+  feed.content_hash = at(7).as<std::string>();
+  feed.episode_count = at(8).as<std::int64_t>();
+  feed.newest_item_at = nullable<std::int64_t>(at(9));
+  feed.oldest_item_at = nullable<std::int64_t>(at(10));
+  feed.categories = categories_from_text(at(11));
+  return feed;
+}
+
+model::DirectoryEpisode episode_from_row(const pqxx::row& row) {
+  model::DirectoryEpisode episode;
+  episode.feed_id = row[0].as<std::int64_t>();
+  episode.episode = internal::episode_from_row(row);
+  const auto at = [&](pqxx::row::size_type offset) { return row[k_episode_extra + offset]; };
+  episode.id = at(0).as<std::int64_t>();
+  episode.first_seen_at = at(1).as<std::int64_t>();
+  episode.feed_title = at(2).as<std::string>();
+  episode.feed_url = at(3).as<std::string>();
+  episode.feed_image = at(4).as<std::string>();
+  episode.feed_language = at(5).as<std::string>();
+  episode.podcast_guid = at(6).as<std::string>();
+  episode.feed_dead = at(7).as<bool>();
+  return episode;
+}
+
+std::vector<model::DirectoryFeed> feeds_from(const pqxx::result& rows) {
+  std::vector<model::DirectoryFeed> feeds;
+  feeds.reserve(rows.size());
+  for (const auto& row : rows) {
+    feeds.push_back(feed_from_row(row));
+  }
+  return feeds;
+}
+
+std::vector<model::DirectoryEpisode> episodes_from(const pqxx::result& rows) {
+  std::vector<model::DirectoryEpisode> episodes;
+  episodes.reserve(rows.size());
+  for (const auto& row : rows) {
+    episodes.push_back(episode_from_row(row));
+  }
+  return episodes;
+}
+
+// A read-only transaction under the APIs' statement timeout.
+class ApiRead {
+public:
+  explicit ApiRead(pqxx::connection& connection) : m_txn(connection) {
+    m_txn.exec("SELECT set_config('statement_timeout', '" + std::string(k_statement_timeout) +
+               "', true)");
+  }
+  internal::SnapshotTransaction& txn() { return m_txn; }
+
+private:
+  internal::SnapshotTransaction m_txn;
+};
+
+// `found` in the order of `keys`, each once; key_of names an element's key.
+template <typename Key, typename KeyOf>
+std::vector<model::DirectoryFeed> in_order_of(const std::vector<Key>& keys,
+                                              std::vector<model::DirectoryFeed> found,
+                                              KeyOf key_of) {
+  std::map<Key, std::size_t> place;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    place.emplace(key_of(found[i]), i);
+  }
+  std::vector<model::DirectoryFeed> ordered;
+  ordered.reserve(found.size());
+  for (const auto& key : keys) {
+    const auto it = place.find(key);
+    if (it != place.end()) {
+      ordered.push_back(std::move(found[it->second]));
+      place.erase(it);
+    }
+  }
+  return ordered;
+}
+
+} // namespace
+
+DirectoryApi::DirectoryApi(Database& database) : m_impl(database.m_impl.get()) {}
+
+std::vector<model::DirectoryFeed> DirectoryApi::feeds_by_ids(const std::vector<std::int64_t>& ids) {
+  if (ids.empty()) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "read shows by id", [&] {
+    ApiRead read(m_impl->connection);
+    static const std::string k_sql =
+        "SELECT " + k_feed_columns + k_feeds_from + " WHERE s.id = ANY($1::bigint[])";
+    auto found = feeds_from(
+        exec_named(read.txn(), "podcrawl_api_feeds_by_id", k_sql, internal::id_array(ids)));
+    return in_order_of(ids, std::move(found),
+                       [](const model::DirectoryFeed& feed) { return feed.id; });
+  });
+}
+
+std::vector<model::DirectoryFeed> DirectoryApi::feeds_by_slugs(
+    const std::vector<std::string>& slugs) {
+  if (slugs.empty()) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "read shows by slug", [&] {
+    ApiRead read(m_impl->connection);
+    static const std::string k_sql =
+        "SELECT " + k_feed_columns + k_feeds_from + " WHERE s.slug = ANY($1::text[])";
+    auto found = feeds_from(
+        exec_named(read.txn(), "podcrawl_api_feeds_by_slug", k_sql, internal::text_array(slugs)));
+    return in_order_of(slugs, std::move(found),
+                       [](const model::DirectoryFeed& feed) { return feed.show.slug; });
+  });
+}
+
+std::optional<model::DirectoryFeed> DirectoryApi::feed_by_url(const std::string& url) {
+  return guarded(m_impl->redacted_url, "read a show by feed URL",
+                 [&]() -> std::optional<model::DirectoryFeed> {
+                   ApiRead read(m_impl->connection);
+                   static const std::string k_sql =
+                       "SELECT " + k_feed_columns + k_feeds_from +
+                       " WHERE s.id = coalesce("
+                       "   (SELECT g.show_id FROM feeds g WHERE g.url = $1),"
+                       "   (SELECT g.show_id FROM feed_aliases a JOIN feeds g ON g.id = a.feed_id"
+                       "     WHERE a.url = $1))";
+                   const auto rows = exec_named(read.txn(), "podcrawl_api_feed_by_url", k_sql,
+                                                internal::storable_text(url));
+                   if (rows.empty()) {
+                     return std::nullopt;
+                   }
+                   return feed_from_row(rows[0]);
+                 });
+}
+
+std::optional<model::DirectoryFeed> DirectoryApi::feed_by_guid(const std::string& guid) {
+  return guarded(m_impl->redacted_url, "read a show by podcast:guid",
+                 [&]() -> std::optional<model::DirectoryFeed> {
+                   ApiRead read(m_impl->connection);
+                   static const std::string k_sql =
+                       "SELECT " + k_feed_columns + k_feeds_from +
+                       " WHERE s.identity_guid = lower($1) AND s.identity_guid <> ''"
+                       " ORDER BY s.active DESC, s.id LIMIT 1";
+                   const auto rows = exec_named(read.txn(), "podcrawl_api_feed_by_guid", k_sql,
+                                                internal::storable_text(guid));
+                   if (rows.empty()) {
+                     return std::nullopt;
+                   }
+                   return feed_from_row(rows[0]);
+                 });
+}
+
+std::vector<model::DirectoryEpisode> DirectoryApi::episodes_of(
+    const std::vector<std::int64_t>& feed_ids, std::optional<std::int64_t> since,
+    std::int64_t max) {
+  if (feed_ids.empty() || max <= 0) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "read the episodes of shows", [&] {
+    ApiRead read(m_impl->connection);
+    static const std::string k_sql =
+        "SELECT " + k_api_episode_columns + k_episodes_from +
+        " WHERE e.show_id = ANY($1::bigint[]) AND e.removed_at IS NULL"
+        "   AND ($2::bigint IS NULL OR e.published >= to_timestamp($2::bigint))"
+        " ORDER BY e.published DESC NULLS LAST, e.id DESC LIMIT $3";
+    return episodes_from(exec_named(read.txn(), "podcrawl_api_episodes_of", k_sql,
+                                    internal::id_array(feed_ids), since,
+                                    std::min(max, model::k_api_max_results)));
+  });
+}
+
+std::vector<model::DirectoryEpisode> DirectoryApi::newest_episode_of(
+    const std::vector<std::int64_t>& feed_ids) {
+  if (feed_ids.empty()) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "read the newest episode of shows", [&] {
+    ApiRead read(m_impl->connection);
+    static const std::string k_sql =
+        "SELECT " + k_api_episode_columns +
+        " FROM unnest($1::bigint[]) WITH ORDINALITY AS asked (id, place)"
+        " CROSS JOIN LATERAL (SELECT * FROM episodes x WHERE x.show_id = asked.id"
+        "   AND x.removed_at IS NULL ORDER BY x.published DESC NULLS LAST, x.position, x.id"
+        "   LIMIT 1) e"
+        " JOIN shows s ON s.id = e.show_id JOIN feeds f ON f.id = s.feed_id"
+        " ORDER BY asked.place";
+    return episodes_from(exec_named(read.txn(), "podcrawl_api_newest_episodes", k_sql,
+                                    internal::id_array(feed_ids)));
+  });
+}
+
+std::optional<model::DirectoryEpisode> DirectoryApi::episode_by_id(std::int64_t id) {
+  return guarded(
+      m_impl->redacted_url, "read an episode by id",
+      [&]() -> std::optional<model::DirectoryEpisode> {
+        ApiRead read(m_impl->connection);
+        static const std::string k_sql = "SELECT " + k_api_episode_columns + k_episodes_from +
+                                         " WHERE e.id = $1 AND e.removed_at IS NULL";
+        const auto rows = exec_named(read.txn(), "podcrawl_api_episode_by_id", k_sql, id);
+        if (rows.empty()) {
+          return std::nullopt;
+        }
+        return episode_from_row(rows[0]);
+      });
+}
+
+std::vector<model::DirectoryEpisode> DirectoryApi::recent_episodes(
+    std::int64_t max, std::optional<std::int64_t> before, const std::string& exclude) {
+  if (max <= 0) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "read the recent episodes", [&] {
+    ApiRead read(m_impl->connection);
+    static const std::string k_sql = "SELECT " + k_api_episode_columns + k_episodes_from +
+                                     " WHERE e.removed_at IS NULL AND " + k_listed_show +
+                                     "   AND ($2::bigint IS NULL OR e.id < $2)"
+                                     "   AND ($3 = '' OR (strpos(lower(e.title), lower($3)) = 0"
+                                     "     AND strpos(lower(s.title), lower($3)) = 0))"
+                                     " ORDER BY e.id DESC LIMIT $1";
+    return episodes_from(exec_named(read.txn(), "podcrawl_api_recent_episodes", k_sql,
+                                    std::min(max, model::k_api_max_results), before,
+                                    internal::storable_text(exclude)));
+  });
+}
+
+std::vector<model::DirectoryFeed> DirectoryApi::recent_feeds(const RecentFeedsFilter& filter) {
+  if (filter.max <= 0) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "read the recent shows", [&] {
+    ApiRead read(m_impl->connection);
+    // A category named by its id or its name, in any case.
+    const std::string in_category =
+        "EXISTS (SELECT 1 FROM show_categories sc"
+        " JOIN categories c ON c.id = sc.category_id"
+        " WHERE sc.show_id = s.id AND (c.id::text = ANY($%)"
+        "   OR lower(c.name) = ANY($%)))";
+    const auto with_parameter = [&](char number) {
+      std::string text = in_category;
+      for (auto at = text.find('%'); at != std::string::npos; at = text.find('%', at)) {
+        text[at] = number;
+      }
+      return text;
+    };
+    static const std::string k_sql =
+        "SELECT " + k_feed_columns + k_feeds_from + " WHERE " + k_listed_show +
+        "   AND ($2::bigint IS NULL OR s.updated_at >= to_timestamp($2::bigint))"
+        "   AND (cardinality($3::text[]) = 0 OR lower(s.language) = ANY($3::text[]))"
+        "   AND (cardinality($4::text[]) = 0 OR " +
+        with_parameter('4') + ")   AND NOT (cardinality($5::text[]) > 0 AND " +
+        with_parameter('5') + ") ORDER BY s.updated_at DESC, s.id DESC LIMIT $1";
+    const auto lowered = [](const std::vector<std::string>& values) {
+      std::vector<std::string> lower;
+      for (const auto& value : values) {
+        std::string text = value;
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        lower.push_back(std::move(text));
+      }
+      return internal::text_array(lower);
+    };
+    return feeds_from(exec_named(read.txn(), "podcrawl_api_recent_feeds", k_sql,
+                                 std::min(filter.max, model::k_api_max_results), filter.since,
+                                 lowered(filter.languages), lowered(filter.categories),
+                                 lowered(filter.not_categories)));
+  });
+}
+
+std::vector<model::CategoryRef> DirectoryApi::categories() {
+  return guarded(m_impl->redacted_url, "read the categories", [&] {
+    ApiRead read(m_impl->connection);
+    static const std::string k_sql =
+        "SELECT c.id, c.name FROM categories c WHERE EXISTS (SELECT 1 FROM show_categories sc"
+        " JOIN shows s ON s.id = sc.show_id WHERE sc.category_id = c.id AND " +
+        std::string(k_listed_show) + ") ORDER BY c.id";
+    std::vector<model::CategoryRef> categories;
+    for (const auto& row : exec_named(read.txn(), "podcrawl_api_categories", k_sql)) {
+      categories.push_back({row[0].as<std::int64_t>(), row[1].as<std::string>()});
+    }
+    return categories;
+  });
+}
+
+model::DirectoryCounts DirectoryApi::counts() {
+  return guarded(m_impl->redacted_url, "count the directory", [&] {
+    ApiRead read(m_impl->connection);
+    static const std::string k_sql =
+        "WITH newest AS (SELECT e.show_id, max(e.published) AS at FROM episodes e"
+        "   WHERE e.removed_at IS NULL AND e.published > now() - interval '90 days'"
+        "   GROUP BY e.show_id)"
+        " SELECT (SELECT count(*) FROM shows s WHERE " +
+        std::string(k_listed_show) +
+        "),"
+        " (SELECT count(*) FROM episodes e JOIN shows s ON s.id = e.show_id"
+        "   WHERE e.removed_at IS NULL AND " +
+        k_listed_show +
+        "),"
+        " count(*) FILTER (WHERE n.at > now() - interval '3 days'),"
+        " count(*) FILTER (WHERE n.at > now() - interval '10 days'),"
+        " count(*) FILTER (WHERE n.at > now() - interval '30 days'),"
+        " count(*)"
+        " FROM newest n JOIN shows s ON s.id = n.show_id WHERE " +
+        k_listed_show;
+    const auto row = exec_named(read.txn(), "podcrawl_api_counts", k_sql)[0];
+    model::DirectoryCounts counts;
+    counts.feeds = row[0].as<std::int64_t>();
+    counts.episodes = row[1].as<std::int64_t>();
+    counts.feeds_new_3_days = row[2].as<std::int64_t>();
+    counts.feeds_new_10_days = row[3].as<std::int64_t>();
+    counts.feeds_new_30_days = row[4].as<std::int64_t>();
+    counts.feeds_new_90_days = row[5].as<std::int64_t>();
+    return counts;
+  });
+}
+
+} // namespace podcrawl::store

@@ -1,0 +1,303 @@
+// The directory's APIs served by `podcrawl serve` against a real PostgreSQL and a crawl of
+// loopback feeds: Podcast Index's signed requests and their refusals, each key's budget, the
+// 400 bodies, the answers as the store holds them (a crawl's new episode at once), and the
+// keyless iTunes and gpodder.net searches with the pages' HTTP.
+#include <chrono>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "directory_fixture.hpp"
+#include "podcrawl/core/hash.hpp"
+#include "support/http_client.hpp"
+#include "support/loopback_server.hpp"
+
+namespace podcrawl {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+using testing::Answer;
+using testing::get;
+
+constexpr const char* k_now = "2026-12-01T00:00:00Z";
+
+struct Key {
+  std::string key;
+  std::string secret;
+};
+
+class ApiServe : public testing::DirectoryTest {
+protected:
+  void SetUp() override {
+    DirectoryTest::SetUp();
+    if (IsSkipped()) { // no test database
+      return;
+    }
+    m_tech->set(testing::tech_feed(), "\"tech-1\"");
+    m_tech->serve(m_feeds, "/tech.xml");
+    m_feeds.serve_feed("/ar.xml", testing::arabic_feed(), "application/rss+xml", "\"ar-1\"");
+    add_opml({m_feeds.url("/tech.xml"), m_feeds.url("/ar.xml")});
+    const auto crawled = run({"--allow-private-networks", "crawl"});
+    ASSERT_EQ(crawled.status, 0) << crawled.out;
+    m_key = create_key("tests");
+  }
+
+  Key create_key(const std::string& name) {
+    const auto made = run({"api-key", "create", "--name", name});
+    EXPECT_EQ(made.status, 0) << made.out;
+    Key key;
+    const auto value_of = [&](const std::string& label) {
+      const auto at = made.out.find(label);
+      if (at == std::string::npos) {
+        return std::string();
+      }
+      const auto start = at + label.size();
+      return made.out.substr(start, made.out.find('\n', start) - start);
+    };
+    key.key = value_of("api key: ");
+    key.secret = value_of("api secret: ");
+    EXPECT_EQ(key.key.size(), 20U) << made.out;
+    EXPECT_FALSE(key.secret.empty()) << made.out;
+    return key;
+  }
+
+  // Start the live directory with these [api] lines; the port it listens on.
+  int start_serve(const std::string& api_lines = "") {
+    const auto config = m_dir.path() / "serve.toml";
+    testing::write_file(config, "[serve]\naccess_log = false\n[api]\n" + api_lines);
+    std::vector<std::string> arguments = {"--config", config.string()};
+    for (const char* argument : {"serve", "--port", "0", "--locales", "en,ar", "--now", k_now}) {
+      arguments.emplace_back(argument);
+    }
+    m_serve = std::make_unique<testing::ChildProcess>(command(arguments));
+    const auto out = m_serve->wait_for_output("/\n", 60s);
+    if (!out) {
+      ADD_FAILURE() << "serve did not start";
+      return 0;
+    }
+    return std::stoi(out->substr(out->rfind(':') + 1));
+  }
+
+  // The headers of a request signed as Podcast Index's clients sign it, with this date header.
+  static std::vector<std::string> signed_with(const Key& key, const std::string& date) {
+    return {"User-Agent: podcrawl-tests/1.0", "X-Auth-Key: " + key.key, "X-Auth-Date: " + date,
+            "Authorization: " + core::sha1_hex(key.key + key.secret + date)};
+  }
+  std::vector<std::string> signed_now() const {
+    return signed_with(m_key, std::to_string(std::time(nullptr)));
+  }
+
+  Answer api(int port, const std::string& target) { return get(port, target, signed_now()); }
+
+  testing::LoopbackServer m_feeds;
+  std::shared_ptr<testing::ChangingFeed> m_tech = std::make_shared<testing::ChangingFeed>();
+  std::unique_ptr<testing::ChildProcess> m_serve;
+  Key m_key;
+};
+
+TEST_F(ApiServe, AnswersRequestsSignedAsPodcastIndexClientsSignThem) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const Answer found = api(port, "/api/1.0/search/byterm?q=tech+talk&pretty");
+  ASSERT_EQ(found.status, 200) << found.body;
+  EXPECT_EQ(found.header("content-type"), "application/json; charset=utf-8");
+  const auto answer = json::parse(found.body);
+  EXPECT_EQ(answer["status"], "true");
+  EXPECT_EQ(answer["query"], "tech talk");
+  ASSERT_GE(answer["count"].get<int>(), 1);
+  EXPECT_EQ(answer["feeds"][0]["url"], m_feeds.url("/tech.xml"));
+
+  // A client that sends the date with a fraction signs that very text.
+  const std::string float_date = std::to_string(std::time(nullptr)) + ".123";
+  EXPECT_EQ(get(port, "/api/1.0/stats/current", signed_with(m_key, float_date)).status, 200);
+}
+
+TEST_F(ApiServe, RefusesMissingStaleAndWronglySignedCredentialsWithABareJsonString) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const auto refused = [&](const std::vector<std::string>& headers) {
+    const Answer answer = get(port, "/api/1.0/stats/current", headers);
+    EXPECT_EQ(answer.status, 401) << answer.body;
+    EXPECT_TRUE(json::parse(answer.body).is_string()) << answer.body;
+    EXPECT_EQ(answer.header("access-control-allow-origin"), "");
+  };
+  refused({});
+  const std::int64_t now = std::time(nullptr);
+  refused(signed_with(m_key, std::to_string(now - 300))); // outside the 3 minute window
+  refused(signed_with(m_key, std::to_string(now + 300)));
+  auto wrong = signed_with(m_key, std::to_string(now));
+  wrong.back() = "Authorization: " + core::sha1_hex(m_key.key + "not-the-secret" + "x");
+  refused(wrong);
+  refused(signed_with({"UNKNOWNKEYUNKNOWNKEY", m_key.secret}, std::to_string(now)));
+  EXPECT_EQ(api(port, "/api/1.0/stats/current").status, 200);
+}
+
+TEST_F(ApiServe, ARevokedKeyIsRefusedByARunningServer) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const Key other = create_key("revoked soon");
+  const auto with_other = [&] {
+    return get(port, "/api/1.0/categories/list",
+               signed_with(other, std::to_string(std::time(nullptr))));
+  };
+  // A key made after the server started is heard of.
+  auto deadline = std::chrono::steady_clock::now() + 10s;
+  Answer answer;
+  do {
+    answer = with_other();
+  } while (answer.status != 200 && std::chrono::steady_clock::now() < deadline);
+  ASSERT_EQ(answer.status, 200) << answer.body;
+
+  const auto revoked = run({"api-key", "revoke", other.key});
+  ASSERT_EQ(revoked.status, 0) << revoked.out;
+  deadline = std::chrono::steady_clock::now() + 10s;
+  do {
+    answer = with_other();
+  } while (answer.status != 401 && std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(answer.status, 401);
+  EXPECT_EQ(api(port, "/api/1.0/categories/list").status, 200); // the others' keys still hold
+}
+
+TEST_F(ApiServe, AKeyOverItsBudgetIsToldWhenToComeBack) {
+  const int port = start_serve("requests_per_second = 0.01\nburst = 3\n");
+  ASSERT_NE(port, 0);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(api(port, "/api/1.0/stats/current").status, 200) << i;
+  }
+  const Answer over = api(port, "/api/1.0/stats/current");
+  EXPECT_EQ(over.status, 429);
+  ASSERT_FALSE(over.header("retry-after").empty());
+  EXPECT_GE(std::stoi(over.header("retry-after")), 1);
+  EXPECT_EQ(json::parse(over.body)["status"], "false");
+  // Another key has a budget of its own.
+  const Key other = create_key("second");
+  auto deadline = std::chrono::steady_clock::now() + 10s;
+  Answer answer;
+  do {
+    answer =
+        get(port, "/api/1.0/stats/current", signed_with(other, std::to_string(std::time(nullptr))));
+  } while (answer.status == 401 && std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(answer.status, 200);
+}
+
+TEST_F(ApiServe, AMalformedParameterGetsPodcastIndexs400Body) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const json expected = {{"status", "false"}, {"description", "Invalid parameters"}};
+  for (const char* target :
+       {"/api/1.0/search/byterm", "/api/1.0/search/byterm?q=", "/api/1.0/search/byterm?q=a&max=x",
+        "/api/1.0/podcasts/byfeedid?id=abc", "/api/1.0/podcasts/byfeedurl",
+        "/api/1.0/episodes/byfeedid?id=1,,2", "/api/1.0/episodes/byid?id=-1",
+        "/api/1.0/recent/episodes?before=x", "/api/1.0/recent/feeds?since=yesterday"}) {
+    const Answer answer = api(port, target);
+    EXPECT_EQ(answer.status, 400) << target;
+    EXPECT_EQ(json::parse(answer.body), expected) << target;
+  }
+  for (const char* target : {"/search", "/search?term=a&limit=0", "/lookup?id=x", "/search.json",
+                             "/search.json?q=a&scale_logo=999"}) {
+    const Answer answer = get(port, target);
+    EXPECT_EQ(answer.status, 400) << target;
+    EXPECT_EQ(json::parse(answer.body), expected) << target;
+  }
+}
+
+TEST_F(ApiServe, AnswersAreTheStoresAndACrawlsNewEpisodeIsThereAtOnce) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const auto by_url =
+      json::parse(api(port, "/api/1.0/podcasts/byfeedurl?url=" + m_feeds.url("/tech.xml")).body);
+  ASSERT_TRUE(by_url["feed"].is_object()) << by_url.dump();
+  const std::string id = std::to_string(by_url["feed"]["id"].get<std::int64_t>());
+  EXPECT_EQ(by_url["feed"]["episodeCount"], testing::k_tech_episodes);
+  const auto by_id = json::parse(api(port, "/api/1.0/podcasts/byfeedid?id=" + id).body);
+  EXPECT_EQ(by_id["feed"], by_url["feed"]);
+  EXPECT_EQ(by_id["query"], json({{"id", id}}));
+  const auto by_guid = json::parse(
+      api(port, "/api/1.0/podcasts/byguid?guid=" + by_id["feed"]["podcastGuid"].get<std::string>())
+          .body);
+  EXPECT_EQ(by_guid["feed"]["id"], by_id["feed"]["id"]);
+  const auto missing = json::parse(api(port, "/api/1.0/podcasts/byfeedid?id=999999").body);
+  EXPECT_EQ(missing["status"], "true");
+  EXPECT_EQ(missing["feed"], json::array());
+
+  const auto episodes =
+      json::parse(api(port, "/api/1.0/episodes/byfeedid?id=" + id + "&max=1000").body);
+  EXPECT_EQ(episodes["count"], testing::k_tech_episodes);
+  const auto first = episodes["items"][0];
+  const auto one = json::parse(
+      api(port, "/api/1.0/episodes/byid?id=" + std::to_string(first["id"].get<std::int64_t>()))
+          .body);
+  EXPECT_EQ(one["episode"]["guid"], first["guid"]);
+  EXPECT_EQ(one["episode"]["feedTitle"], by_id["feed"]["title"]);
+
+  const std::string title = "A brand-new episode for the API";
+  m_tech->set(testing::tech_feed_with_new_episode(title), "\"tech-2\"");
+  const auto crawled = run({"--allow-private-networks", "crawl", "--all"});
+  ASSERT_EQ(crawled.status, 0) << crawled.out;
+  // The server hears of the change on a connection of its own: ask for at most ten seconds.
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  json after;
+  do {
+    after = json::parse(api(port, "/api/1.0/episodes/byfeedid?id=" + id + "&max=1").body);
+  } while (after["items"][0]["title"] != title && std::chrono::steady_clock::now() < deadline);
+  EXPECT_EQ(after["items"][0]["title"], title);
+  const auto recent = json::parse(api(port, "/api/1.0/recent/episodes?max=1").body);
+  EXPECT_EQ(recent["items"][0]["title"], title);
+  EXPECT_EQ(recent["max"], "1");
+}
+
+TEST_F(ApiServe, TheOpenReadApiAndTheKeylessSearchesSpeakHttpAsThePagesDo) {
+  const int port = start_serve("open = true\n");
+  ASSERT_NE(port, 0);
+  // Open: no key needed, and web apps may call it.
+  const Answer stats = get(port, "/api/1.0/stats/current");
+  ASSERT_EQ(stats.status, 200) << stats.body;
+  EXPECT_EQ(stats.header("access-control-allow-origin"), "*");
+  EXPECT_EQ(json::parse(stats.body)["stats"]["feedCountTotal"], 2);
+
+  const Answer itunes = get(port, "/search?term=tech+talk&media=podcast&entity=podcast");
+  ASSERT_EQ(itunes.status, 200) << itunes.body;
+  EXPECT_EQ(itunes.header("access-control-allow-origin"), "*");
+  const auto results = json::parse(itunes.body);
+  ASSERT_GE(results["resultCount"].get<int>(), 1);
+  const auto& show = results["results"][0];
+  EXPECT_EQ(show["feedUrl"], m_feeds.url("/tech.xml"));
+  const std::string id = std::to_string(show["collectionId"].get<std::int64_t>());
+  const auto lookup = json::parse(get(port, "/lookup?id=" + id).body);
+  EXPECT_EQ(lookup["resultCount"], 1);
+  EXPECT_EQ(lookup["results"][0]["collectionName"], show["collectionName"]);
+
+  const Answer gpodder = get(port, "/search.json?q=tech+talk&scale_logo=64");
+  ASSERT_EQ(gpodder.status, 200);
+  EXPECT_EQ(json::parse(gpodder.body)[0]["url"], m_feeds.url("/tech.xml"));
+  EXPECT_EQ(get(port, "/search.txt?q=tech+talk").body, m_feeds.url("/tech.xml") + "\n");
+  EXPECT_NE(get(port, "/search.opml?q=tech+talk").body.find("<opml"), std::string::npos);
+
+  // Validators and codings, as the pages have them.
+  const std::string etag = itunes.header("etag");
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(
+      get(port, "/search?term=tech+talk&media=podcast&entity=podcast", {"If-None-Match: " + etag})
+          .status,
+      304);
+  EXPECT_EQ(
+      get(port, "/search?term=tech+talk", {"Accept-Encoding: gzip"}).header("content-encoding"),
+      "gzip");
+
+  const Answer description = get(port, "/api/1.0/openapi.json");
+  ASSERT_EQ(description.status, 200);
+  EXPECT_EQ(json::parse(description.body)["openapi"], "3.1.0");
+
+  // Requests are counted by endpoint in /metrics.
+  EXPECT_NE(
+      get(port, "/metrics").body.find("podcrawl_api_requests_total{endpoint=\"itunes/search\""),
+      std::string::npos);
+}
+
+} // namespace
+} // namespace podcrawl
