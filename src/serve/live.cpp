@@ -60,6 +60,9 @@ constexpr auto k_keys_reload_interval = std::chrono::seconds(2);
 constexpr const char* k_too_many_requests =
     "{\"status\":\"false\",\"description\":\"Too many requests: wait as Retry-After says.\"}\n";
 constexpr const char* k_api_json = "application/json; charset=utf-8";
+// The API's answer while the database cannot be reached.
+constexpr const char* k_api_unavailable =
+    "{\"status\":\"false\",\"description\":\"The directory is unavailable; try again soon.\"}\n";
 
 // The active keys of the API by key, as a server holds them.
 using Keyring = std::unordered_map<std::string, store::ApiKey>;
@@ -500,6 +503,9 @@ struct LiveDirectory::Impl {
   // holds, nullopt when a load is needed (the budget is then taken by the load's call).
   std::optional<http::Response> api_answer(const http::Request& request, const Route& route,
                                            std::int64_t at, bool loading) {
+    if (!loading && !cache.listening()) {
+      return std::nullopt; // the keys memory holds may be stale, and nothing is cached
+    }
     const auto endpoint = *internal::endpoint_of(route.key);
     auto who = requester(request, endpoint, loading);
     if (auto* refusal = std::get_if<http::Response>(&who)) {
@@ -742,6 +748,11 @@ struct LiveDirectory::Impl {
   // its Age (stale-if-error, RFC 5861); else the locale's 503 page with Retry-After.
   http::Response unreachable_answer(const http::Request& request, const Route& route,
                                     std::int64_t at) {
+    if (route.kind == Kind::api) {
+      http::Response response = json_answer(503, k_api_unavailable);
+      response.headers.emplace_back("Retry-After", k_unavailable_retry_after);
+      return response;
+    }
     const Page stale = route.key.empty() ? nullptr : cache.pages().find_stale(route.key);
     if (stale && stale->status == 200) {
       http::Response response = answer_page(request, *stale, at, 200);
@@ -811,7 +822,10 @@ http::Response LiveDirectory::answer_by_loading(const http::Request& request) {
   } catch (const std::exception& error) {
     // The database answered, but not this request (a search past its statement timeout).
     spdlog::warn("serve: {} {}: {}", request.method, request.path, error.what());
-    response = plain_answer(503, "The directory could not answer this request; try again soon.\n");
+    response =
+        route.kind == Kind::api
+            ? Impl::json_answer(503, k_api_unavailable)
+            : plain_answer(503, "The directory could not answer this request; try again soon.\n");
     response.headers.emplace_back("Retry-After", k_unavailable_retry_after);
   }
   m_impl->observe(request, route, response);
