@@ -232,6 +232,8 @@ void read_parameters(ApiRequest& request, const Fields& fields, Reading& reading
     case Endpoint::search_bytitle:
       request.text = reading.words("q");
       request.max = reading.max("max", k_default_search_max, k_api_max_results);
+      request.clean = fields.has("clean");
+      request.needs_unknown = fields.has("val") || fields.has("aponly");
       return;
     case Endpoint::podcasts_byfeedid:
     case Endpoint::episodes_byid:
@@ -254,6 +256,7 @@ void read_parameters(ApiRequest& request, const Fields& fields, Reading& reading
       request.since = since_of(reading, now);
       request.max = reading.max("max", k_default_episodes_max, k_api_max_results);
       request.newest = fields.has("newest");
+      request.enclosure = reading.optional_text("enclosure", k_max_lookup_bytes);
       return;
     case Endpoint::episodes_byfeedurl:
       request.text = reading.text("url", k_max_lookup_bytes);
@@ -359,6 +362,8 @@ std::string cache_key(const ApiRequest& request) {
   key += request.style.fulltext ? " fulltext" : "";
   key += request.style.pretty ? " pretty" : "";
   key += request.newest ? " newest" : "";
+  key += request.clean ? " clean" : "";
+  key += request.needs_unknown ? " val" : "";
   key += request.podcasts ? "" : " other-media";
   key += " max=" + std::to_string(request.max);
   key += " since=" + (request.since ? std::to_string(*request.since) : "");
@@ -368,6 +373,7 @@ std::string cache_key(const ApiRequest& request) {
   key += " lang=" + join(request.recent.languages);
   key += " cat=" + join(request.recent.categories);
   key += " notcat=" + join(request.recent.not_categories);
+  key += " enclosure=" + std::to_string(request.enclosure.size()) + ":" + request.enclosure;
   // Last: the text may hold any character.
   key += " text=" + request.text;
   return key;

@@ -56,7 +56,12 @@ struct ApiRequest {
   std::optional<std::int64_t> since; // Unix seconds (a negative `since` counted back from now)
   std::optional<std::int64_t> before;
   std::int64_t max = 0;
-  bool newest = false;             // episodes/byfeedid: the newest episode of each feed
+  bool newest = false;   // episodes/byfeedid: the newest episode of each feed
+  std::string enclosure; // episodes/byfeedid: only the episode of this enclosure URL
+  bool clean = false;    // searches: only shows not marked explicit
+  // Searches: only shows with a value block (`val`) or an iTunes id (`aponly`); the directory
+  // records neither, so none.
+  bool needs_unknown = false;
   std::optional<int> scale_logo;   // gpodder.net
   bool podcasts = true;            // iTunes: the request asks for podcasts (media, entity)
   store::RecentFeedsFilter recent; // recent/feeds

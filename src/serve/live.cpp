@@ -552,20 +552,29 @@ struct LiveDirectory::Impl {
   }
 
   // The shows a search finds, best first: the directory's one search; for search/bytitle only
-  // those whose own fields matched.
+  // those whose own fields matched, with `clean` only those not marked explicit.
   static std::vector<model::DirectoryFeed> search_feeds(store::Database& database,
-                                                        const std::string& words, std::int64_t max,
-                                                        bool own_fields_only) {
+                                                        const internal::ApiRequest& asked) {
+    if (asked.needs_unknown) {
+      return {};
+    }
     model::SearchRequest search;
-    search.query = words;
-    search.limit = max;
+    search.query = asked.text;
+    search.limit = asked.max;
+    const bool own_fields_only = asked.endpoint == internal::Endpoint::search_bytitle;
     std::vector<std::string> slugs;
     for (const auto& result : store::DirectorySearch(database).search(search).results) {
       if (result.show_matched || !own_fields_only) {
         slugs.push_back(result.show.slug);
       }
     }
-    return store::DirectoryApi(database).feeds_by_slugs(slugs);
+    auto feeds = store::DirectoryApi(database).feeds_by_slugs(slugs);
+    if (asked.clean) {
+      std::erase_if(feeds, [](const model::DirectoryFeed& feed) {
+        return feed.show.show.explicit_content.value_or(false);
+      });
+    }
+    return feeds;
   }
 
   // The show of a feed URL as a client sends it: as stored, else normalized as `add` does.
@@ -594,9 +603,7 @@ struct LiveDirectory::Impl {
     switch (asked.endpoint) {
       case Endpoint::search_byterm:
       case Endpoint::search_bytitle:
-        return api::search_answer(search_feeds(database, asked.text, asked.max,
-                                               asked.endpoint == Endpoint::search_bytitle),
-                                  asked.text, style);
+        return api::search_answer(search_feeds(database, asked), asked.text, style);
       case Endpoint::podcasts_byfeedid:
         return api::feed_answer(first(directory.feeds_by_ids(asked.ids)),
                                 {{"id", asked.id_texts.front()}}, style);
@@ -608,9 +615,16 @@ struct LiveDirectory::Impl {
             feed, {{"guid", asked.text}, {"id", feed ? std::to_string(feed->id) : ""}}, style);
       }
       case Endpoint::episodes_byfeedid: {
-        const auto episodes = asked.newest
-                                  ? directory.newest_episode_of(asked.ids)
-                                  : directory.episodes_of(asked.ids, asked.since, asked.max);
+        auto episodes =
+            asked.newest ? directory.newest_episode_of(asked.ids)
+            : asked.enclosure.empty()
+                ? directory.episodes_of(asked.ids, asked.since, asked.max)
+                : directory.episodes_of(asked.ids, asked.since, model::k_api_max_results);
+        if (!asked.enclosure.empty()) {
+          std::erase_if(episodes, [&](const model::DirectoryEpisode& episode) {
+            return episode.episode.episode.enclosure_url != asked.enclosure;
+          });
+        }
         return api::episodes_answer(episodes, {asked.id_texts, {}}, style);
       }
       case Endpoint::episodes_byfeedurl: {
@@ -633,19 +647,17 @@ struct LiveDirectory::Impl {
       case Endpoint::stats_current:
         return api::stats_answer(directory.counts(), style);
       case Endpoint::itunes_search:
-        return api::itunes_answer(asked.podcasts
-                                      ? search_feeds(database, asked.text, asked.max, false)
-                                      : std::vector<model::DirectoryFeed>(),
-                                  site_links());
+        return api::itunes_answer(
+            asked.podcasts ? search_feeds(database, asked) : std::vector<model::DirectoryFeed>(),
+            site_links());
       case Endpoint::itunes_lookup:
         return api::itunes_answer(directory.feeds_by_ids(asked.ids), site_links());
       case Endpoint::gpodder_json:
-        return api::gpodder_json(search_feeds(database, asked.text, asked.max, false), site_links(),
-                                 asked.scale_logo);
+        return api::gpodder_json(search_feeds(database, asked), site_links(), asked.scale_logo);
       case Endpoint::gpodder_opml:
-        return api::gpodder_opml(search_feeds(database, asked.text, asked.max, false), asked.text);
+        return api::gpodder_opml(search_feeds(database, asked), asked.text);
       case Endpoint::gpodder_txt:
-        return api::gpodder_txt(search_feeds(database, asked.text, asked.max, false));
+        return api::gpodder_txt(search_feeds(database, asked));
       case Endpoint::openapi:
         break;
     }

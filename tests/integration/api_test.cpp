@@ -112,6 +112,11 @@ TEST_F(ApiServe, AnswersRequestsSignedAsPodcastIndexClientsSignThem) {
   ASSERT_GE(answer["count"].get<int>(), 1);
   EXPECT_EQ(answer["feeds"][0]["url"], m_feeds.url("/tech.xml"));
 
+  // Not explicit, so kept by `clean`; no show has a value block or an iTunes id.
+  const auto clean = json::parse(api(port, "/api/1.0/search/byterm?q=tech+talk&clean").body);
+  EXPECT_EQ(clean["feeds"], answer["feeds"]);
+  EXPECT_EQ(json::parse(api(port, "/api/1.0/search/byterm?q=tech+talk&val=any").body)["count"], 0);
+
   // A client that sends the date with a fraction signs that very text.
   const std::string float_date = std::to_string(std::time(nullptr)) + ".123";
   EXPECT_EQ(get(port, "/api/1.0/stats/current", signed_with(m_key, float_date)).status, 200);
@@ -229,6 +234,12 @@ TEST_F(ApiServe, AnswersAreTheStoresAndACrawlsNewEpisodeIsThereAtOnce) {
       json::parse(api(port, "/api/1.0/episodes/byfeedid?id=" + id + "&max=1000").body);
   EXPECT_EQ(episodes["count"], testing::k_tech_episodes);
   const auto first = episodes["items"][0];
+  const auto by_enclosure =
+      json::parse(api(port, "/api/1.0/episodes/byfeedid?id=" + id +
+                                "&enclosure=" + first["enclosureUrl"].get<std::string>())
+                      .body);
+  ASSERT_EQ(by_enclosure["count"], 1);
+  EXPECT_EQ(by_enclosure["items"][0]["id"], first["id"]);
   const auto one = json::parse(
       api(port, "/api/1.0/episodes/byid?id=" + std::to_string(first["id"].get<std::int64_t>()))
           .body);

@@ -68,6 +68,19 @@ TEST(ApiRequest, SearchWordsAreDecodedAndRequired) {
   EXPECT_TRUE(read(Endpoint::search_byterm, "q=" + std::string(200, 'a')));
 }
 
+TEST(ApiRequest, SearchFiltersAreRead) {
+  const auto plain = read(Endpoint::search_byterm, "q=a");
+  EXPECT_FALSE(plain->clean);
+  EXPECT_FALSE(plain->needs_unknown);
+  EXPECT_TRUE(read(Endpoint::search_byterm, "q=a&clean")->clean);
+  EXPECT_TRUE(read(Endpoint::search_bytitle, "q=a&val=lightning")->needs_unknown);
+  EXPECT_TRUE(read(Endpoint::search_byterm, "q=a&aponly=true")->needs_unknown);
+  EXPECT_EQ(read(Endpoint::episodes_byfeedid, "id=1&enclosure=https%3A%2F%2Fa%2F1.mp3")->enclosure,
+            "https://a/1.mp3");
+  EXPECT_NE(cache_key(*read(Endpoint::search_byterm, "q=a&clean")),
+            cache_key(*read(Endpoint::search_byterm, "q=a")));
+}
+
 TEST(ApiRequest, MaxIsBoundedAndMustBeANumber) {
   EXPECT_EQ(read(Endpoint::search_byterm, "q=a&max=5")->max, 5);
   EXPECT_EQ(read(Endpoint::search_byterm, "q=a&max=5000")->max, 1000);
