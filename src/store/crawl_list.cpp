@@ -187,6 +187,43 @@ std::optional<FeedRecord> CrawlList::find_feed(const std::string& url) {
   });
 }
 
+namespace {
+
+// The feed of `which` (a statement yielding one feed id as `id`) made due now and announced.
+std::optional<std::int64_t> mark_urgent(const std::string& redacted_url,
+                                        pqxx::connection& connection, const char* name,
+                                        const std::string& which, const auto& parameter) {
+  return guarded(redacted_url, "mark a feed urgent", [&]() -> std::optional<std::int64_t> {
+    pqxx::work txn(connection);
+    const std::string sql =
+        "WITH named AS (" + which +
+        "), marked AS (UPDATE feeds f SET next_fetch_at = now() FROM named"
+        "   WHERE f.id = named.id AND f.status IN ('active', 'failing') RETURNING f.id)"
+        " SELECT id, pg_notify('" +
+        std::string(k_urgent_channel) + "', id::text) FROM marked";
+    const auto rows = internal::exec_named(txn, name, sql, parameter);
+    txn.commit();
+    if (rows.empty()) {
+      return std::nullopt;
+    }
+    return rows[0][0].template as<std::int64_t>();
+  });
+}
+
+} // namespace
+
+std::optional<std::int64_t> CrawlList::mark_urgent_by_url(const std::string& url) {
+  return mark_urgent(m_impl->redacted_url, m_impl->connection, "podcrawl_urgent_by_url",
+                     "SELECT id FROM feeds WHERE url = $1"
+                     " UNION ALL SELECT feed_id FROM feed_aliases WHERE url = $1 LIMIT 1",
+                     internal::storable_text(url));
+}
+
+std::optional<std::int64_t> CrawlList::mark_urgent_by_show(std::int64_t show_id) {
+  return mark_urgent(m_impl->redacted_url, m_impl->connection, "podcrawl_urgent_by_show",
+                     "SELECT feed_id AS id FROM shows WHERE id = $1", show_id);
+}
+
 std::vector<FeedRecord> CrawlList::claim_due_feeds(int limit, bool all, std::int64_t now,
                                                    std::int64_t lease_seconds,
                                                    std::int64_t after_id) {

@@ -12,6 +12,9 @@ namespace podcrawl::store {
 
 enum class AddOutcome { added, exists };
 
+// The channel on which the store announces, at commit, a feed made due at once (its id).
+inline constexpr const char* k_urgent_channel = "podcrawl_urgent";
+
 // The crawl list: the feeds podcrawl fetches, their addresses and status, and the claims
 // crawlers hold on them.
 class CrawlList {
@@ -38,6 +41,14 @@ public:
   // after_id, in id order (pass the last id claimed to walk the whole list once).
   std::vector<FeedRecord> claim_due_feeds(int limit, bool all, std::int64_t now,
                                           std::int64_t lease_seconds, std::int64_t after_id = 0);
+  // Make a listed feed (active or failing) due now, and announce it on k_urgent_channel when the
+  // transaction commits, so that a watching crawler fetches it at once: for a publisher's ping,
+  // a push from a hub, a submission. The feed is named by its URL (or one it moved from), or by
+  // the id of the show it describes (the APIs' feed id). Returns the feed's id; nullopt when no
+  // listed feed has it.
+  std::optional<std::int64_t> mark_urgent_by_url(const std::string& url);
+  std::optional<std::int64_t> mark_urgent_by_show(std::int64_t show_id);
+
   // A claimed feed left unasked (its host asked for a pause): its lease ends and it is next due
   // at next_fetch_at; nothing else about it changes.
   void defer_feed(std::int64_t feed_id, std::int64_t next_fetch_at);

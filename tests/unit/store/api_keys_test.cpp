@@ -145,31 +145,9 @@ TEST_F(ApiKeysTest, RefusesANameThatCannotBeShown) {
   }
 }
 
-// Hears the store's announcements of changed keys on a connection of its own.
-class KeysListener : public pqxx::notification_receiver {
-public:
-  explicit KeysListener(pqxx::connection& connection)
-      : pqxx::notification_receiver(connection, k_api_keys_channel), m_connection(connection) {}
-
-  void operator()(const std::string& payload, int) override { m_payloads.push_back(payload); }
-
-  // The payloads heard, once `count` have been (waiting at most ten seconds).
-  std::vector<std::string> heard(std::size_t count) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (m_payloads.size() < count && std::chrono::steady_clock::now() < deadline) {
-      m_connection.await_notification(1, 0);
-    }
-    return m_payloads;
-  }
-
-private:
-  pqxx::connection& m_connection;
-  std::vector<std::string> m_payloads;
-};
-
 TEST_F(ApiKeysTest, CreatingAndRevokingAreAnnouncedAtCommit) {
   pqxx::connection connection(url());
-  KeysListener listener(connection);
+  ChannelListener listener(connection, k_api_keys_channel);
   const ApiKey made = api_keys().create("announced", false);
   EXPECT_EQ(listener.heard(1), std::vector<std::string>{""});
   // Refused and no-op changes announce nothing: a marker sent after them arrives next, as

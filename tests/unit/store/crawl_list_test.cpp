@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ctime>
 #include <mutex>
 #include <set>
 #include <string>
@@ -439,6 +440,30 @@ TEST_F(CrawlListTest, StatsCountFeedsByStatus) {
   EXPECT_EQ(stats.feeds_failing, 1);
   EXPECT_EQ(stats.feeds_gone, 1);
   EXPECT_EQ(stats.feeds_removed, 1);
+}
+
+TEST_F(CrawlListTest, AFeedMarkedUrgentIsDueAtOnceAndAnnounced) {
+  const std::string feed_url = "https://urgent.example/feed";
+  crawl_list().add_feed(feed_url, k_now);
+  const std::int64_t id = crawl_list().find_feed(feed_url).value().id;
+  const std::int64_t now = std::time(nullptr);
+  ASSERT_EQ(crawl_list().claim_due_feeds(1, false, now, k_lease).size(), 1u);
+  outcomes().record_not_modified(id, now, now + 86400);
+  ASSERT_TRUE(crawl_list().claim_due_feeds(1, false, now, k_lease).empty());
+
+  pqxx::connection connection(url());
+  ChannelListener listener(connection, k_urgent_channel);
+  EXPECT_EQ(crawl_list().mark_urgent_by_url(feed_url), id);
+  EXPECT_EQ(listener.heard(1), std::vector<std::string>{std::to_string(id)});
+  const auto due = crawl_list().claim_due_feeds(1, false, std::time(nullptr) + 1, k_lease);
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].id, id);
+
+  // Nothing else is marked: an unknown URL, a show that is not stored, a feed that is gone.
+  EXPECT_FALSE(crawl_list().mark_urgent_by_url("https://unknown.example/feed"));
+  EXPECT_FALSE(crawl_list().mark_urgent_by_show(999999));
+  outcomes().record_failure(id, gone_failure(), now, now + 60);
+  EXPECT_FALSE(crawl_list().mark_urgent_by_url(feed_url));
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <pqxx/pqxx>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -26,6 +28,28 @@ inline const std::filesystem::path k_sql_dir =
     std::filesystem::path(podcrawl::core::source_dir()) / "sql";
 
 // A migrated, empty database of its own for each test.
+// Hears the store's announcements on one channel, on a connection of its own.
+class ChannelListener : public pqxx::notification_receiver {
+public:
+  ChannelListener(pqxx::connection& connection, const char* channel)
+      : pqxx::notification_receiver(connection, channel), m_connection(connection) {}
+
+  void operator()(const std::string& payload, int) override { m_payloads.push_back(payload); }
+
+  // The payloads heard, once `count` have been (waiting at most ten seconds).
+  std::vector<std::string> heard(std::size_t count) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (m_payloads.size() < count && std::chrono::steady_clock::now() < deadline) {
+      m_connection.await_notification(1, 0);
+    }
+    return m_payloads;
+  }
+
+private:
+  pqxx::connection& m_connection;
+  std::vector<std::string> m_payloads;
+};
+
 class StoreTest : public testing::DatabaseTest {
 protected:
   void SetUp() override {
