@@ -354,6 +354,15 @@ std::string stats_answer(const model::DirectoryCounts& counts, const AnswerStyle
   return dump(json, style);
 }
 
+std::string pubnotify_answer(bool marked, bool too_soon) {
+  Json json;
+  json["status"] = marked ? "true" : "false";
+  json["description"] = marked     ? "Feed marked for immediate update."
+                        : too_soon ? "This feed was marked less than a minute ago."
+                                   : "No feed in the directory matches this id or url.";
+  return dump(json, {});
+}
+
 std::string invalid_parameters_answer() {
   return "{\"status\":\"false\",\"description\":\"Invalid parameters\"}\n";
 }

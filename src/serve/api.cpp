@@ -55,6 +55,7 @@ constexpr Named k_endpoints[] = {
     {"api/1.0/categories/list", Endpoint::categories_list, "categories/list"},
     {"api/1.0/stats/current", Endpoint::stats_current, "stats/current"},
     {"api/1.0/openapi.json", Endpoint::openapi, "openapi.json"},
+    {"api/1.0/hub/pubnotify", Endpoint::hub_pubnotify, "hub/pubnotify"},
     {"search", Endpoint::itunes_search, "itunes/search"},
     {"lookup", Endpoint::itunes_lookup, "itunes/lookup"},
     {"search.json", Endpoint::gpodder_json, "gpodder/search.json"},
@@ -285,6 +286,17 @@ void read_parameters(ApiRequest& request, const Fields& fields, Reading& reading
     case Endpoint::categories_list:
     case Endpoint::stats_current:
     case Endpoint::openapi:
+      return;
+    case Endpoint::hub_pubnotify:
+      // The feed by its id or by its URL, one of them.
+      if (fields.has("id")) {
+        if (const auto id = reading.number("id", 1, INT64_MAX)) {
+          request.ids.push_back(*id);
+          request.id_texts.push_back(std::to_string(*id));
+        }
+      } else {
+        request.text = reading.text("url", k_max_lookup_bytes);
+      }
       return;
     case Endpoint::itunes_search: {
       request.text = reading.words("term");

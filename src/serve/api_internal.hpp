@@ -27,7 +27,8 @@ enum class Endpoint {
   recent_feeds,
   categories_list,
   stats_current,
-  openapi, // /api/1.0/openapi.json, the description of every endpoint
+  openapi,       // /api/1.0/openapi.json, the description of every endpoint
+  hub_pubnotify, // /api/1.0/hub/pubnotify: a publisher asks for its feed to be fetched now
   // iTunes Search, at the root
   itunes_search,
   itunes_lookup,
@@ -42,8 +43,8 @@ enum class Endpoint {
 std::optional<Endpoint> endpoint_of(std::string_view path);
 // Its name, for metrics and logs: "search/byterm", "itunes/search", "gpodder/search.json".
 const char* to_string(Endpoint endpoint);
-// Podcast Index's endpoints answer only requests signed with a key (unless the operator opened
-// them); the description, iTunes's and gpodder.net's need none.
+// Podcast Index's read endpoints answer only requests signed with a key (unless the operator
+// opened them); the description, hub/pubnotify, iTunes's and gpodder.net's need none.
 bool needs_key(Endpoint endpoint);
 
 // A request's parameters, read for its endpoint.

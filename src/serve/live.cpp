@@ -27,6 +27,7 @@
 #include "podcrawl/store/api_keys.hpp"
 #include "podcrawl/store/changes.hpp"
 #include "podcrawl/store/crawl_history.hpp"
+#include "podcrawl/store/crawl_list.hpp"
 #include "podcrawl/store/database.hpp"
 #include "podcrawl/store/directory_api.hpp"
 #include "podcrawl/store/directory_pages.hpp"
@@ -108,6 +109,7 @@ struct LiveDirectory::Impl {
   std::shared_ptr<const Keyring> keys = std::make_shared<Keyring>();
   std::chrono::steady_clock::time_point keys_loaded;
   RequestBudget budget;
+  RequestBudget pubnotify_budget{1.0 / 60, 1}; // each feed may be marked once a minute
 
   std::jthread listener; // last: stopped before the rest is destroyed
 
@@ -478,10 +480,7 @@ struct LiveDirectory::Impl {
 
   // The 429 answer when `who` has spent its budget; nullopt when it may go on.
   std::optional<http::Response> over_budget(const std::string& who) {
-    const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch())
-                            .count();
-    const auto wait = budget.take(who, now_ms);
+    const auto wait = budget.take(who, steady_milliseconds());
     if (!wait) {
       return std::nullopt;
     }
@@ -513,6 +512,10 @@ struct LiveDirectory::Impl {
     }
     if (endpoint == internal::Endpoint::openapi) {
       return api_page_answer(request, *openapi, endpoint, at);
+    }
+    if (endpoint == internal::Endpoint::hub_pubnotify) {
+      return loading ? std::optional(pubnotify_answer(request, std::get<std::string>(who)))
+                     : std::nullopt;
     }
     const auto asked = internal::read_api_request(endpoint, request.query, wall_clock());
     if (!asked) {
@@ -549,6 +552,53 @@ struct LiveDirectory::Impl {
       cached = coded;
     }
     return api_page_answer(request, *cached, endpoint, at);
+  }
+
+  // hub/pubnotify: a publisher (or anyone: nothing in the request is trusted) asks for a feed
+  // the directory knows to be fetched now. It is marked urgent (a watching crawler fetches it at
+  // once, a cron run first), at most once a minute per feed; an unknown feed is not added.
+  http::Response pubnotify_answer(const http::Request& request, const std::string& who) {
+    const auto asked =
+        internal::read_api_request(internal::Endpoint::hub_pubnotify, request.query, wall_clock());
+    if (!asked) {
+      return keyless(json_answer(400, render::api::invalid_parameters_answer()));
+    }
+    if (auto refusal = over_budget(who)) {
+      return keyless(std::move(*refusal));
+    }
+    const std::string feed =
+        asked->ids.empty() ? "url " + asked->text : "id " + asked->id_texts.front();
+    if (const auto wait = pubnotify_budget.take(feed, steady_milliseconds())) {
+      http::Response response = json_answer(429, render::api::pubnotify_answer(false, true));
+      response.headers.emplace_back("Retry-After", std::to_string(*wait));
+      return keyless(std::move(response));
+    }
+    std::optional<std::int64_t> marked;
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      store::CrawlList list(database);
+      if (!asked->ids.empty()) {
+        marked = list.mark_urgent_by_show(asked->ids.front());
+      } else if (!(marked = list.mark_urgent_by_url(asked->text))) {
+        const auto normalized = net::normalize_feed_url(asked->text);
+        if (normalized && *normalized != asked->text) {
+          marked = list.mark_urgent_by_url(*normalized);
+        }
+      }
+      return nullptr;
+    });
+    return keyless(json_answer(200, render::api::pubnotify_answer(marked.has_value(), false)));
+  }
+
+  // An answer to a keyless endpoint: web apps may read it.
+  static http::Response keyless(http::Response response) {
+    response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    return response;
+  }
+
+  static std::int64_t steady_milliseconds() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
   }
 
   // The shows a search finds, best first: the directory's one search; for search/bytitle only
@@ -659,6 +709,7 @@ struct LiveDirectory::Impl {
       case Endpoint::gpodder_txt:
         return api::gpodder_txt(search_feeds(database, asked));
       case Endpoint::openapi:
+      case Endpoint::hub_pubnotify:
         break;
     }
     return {};

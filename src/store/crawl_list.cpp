@@ -197,7 +197,7 @@ std::optional<std::int64_t> mark_urgent(const std::string& redacted_url,
     pqxx::work txn(connection);
     const std::string sql =
         "WITH named AS (" + which +
-        "), marked AS (UPDATE feeds f SET next_fetch_at = now() FROM named"
+        "), marked AS (UPDATE feeds f SET next_fetch_at = date_trunc('second', now()) FROM named"
         "   WHERE f.id = named.id AND f.status IN ('active', 'failing') RETURNING f.id)"
         " SELECT id, pg_notify('" +
         std::string(k_urgent_channel) + "', id::text) FROM marked";

@@ -13,6 +13,7 @@
 
 #include "directory_fixture.hpp"
 #include "podcrawl/core/hash.hpp"
+#include "podcrawl/core/time.hpp"
 #include "support/http_client.hpp"
 #include "support/loopback_server.hpp"
 
@@ -260,6 +261,61 @@ TEST_F(ApiServe, AnswersAreTheStoresAndACrawlsNewEpisodeIsThereAtOnce) {
   const auto recent = json::parse(api(port, "/api/1.0/recent/episodes?max=1").body);
   EXPECT_EQ(recent["items"][0]["title"], title);
   EXPECT_EQ(recent["max"], "1");
+}
+
+// When the crawl list says a feed is next fetched, from `list --json`; "" when it does not list it.
+std::string next_fetch_of(const json& list, const std::string& url) {
+  for (const auto& feed : list) {
+    if (feed["url"] == url) {
+      return feed["next_fetch_at"].is_string() ? feed["next_fetch_at"].get<std::string>() : "null";
+    }
+  }
+  return "";
+}
+
+TEST_F(ApiServe, APublishersPingMakesItsFeedDueAtOnceAtMostOnceAMinute) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const auto listed = [&] {
+    const auto out = run({"list", "--json"});
+    EXPECT_EQ(out.status, 0) << out.out;
+    return json::parse(out.out);
+  };
+  const std::string tech = m_feeds.url("/tech.xml");
+  const std::string before = next_fetch_of(listed(), tech);
+  ASSERT_GT(before, core::format_iso8601(std::time(nullptr))); // crawled: due again later
+
+  const Answer pinged = get(port, "/api/1.0/hub/pubnotify?url=" + tech); // no key needed
+  ASSERT_EQ(pinged.status, 200) << pinged.body;
+  EXPECT_EQ(json::parse(pinged.body)["status"], "true");
+  EXPECT_EQ(pinged.header("access-control-allow-origin"), "*");
+  const std::string after = next_fetch_of(listed(), tech);
+  EXPECT_LT(after, before);
+  const auto due = run({"--allow-private-networks", "crawl"});
+  ASSERT_EQ(due.status, 0) << due.out;
+  EXPECT_GT(next_fetch_of(listed(), tech), after); // the crawl fetched it
+
+  // Again within the minute: refused, and nothing changes.
+  const Answer again = get(port, "/api/1.0/hub/pubnotify?url=" + tech);
+  EXPECT_EQ(again.status, 429);
+  EXPECT_FALSE(again.header("retry-after").empty());
+
+  // By the APIs' feed id, for another feed.
+  const auto arabic = json::parse(
+      api(port, "/api/1.0/podcasts/byfeedurl?url=" + m_feeds.url("/ar.xml")).body)["feed"];
+  const std::string arabic_before = next_fetch_of(listed(), m_feeds.url("/ar.xml"));
+  const Answer by_id =
+      get(port, "/api/1.0/hub/pubnotify?id=" + std::to_string(arabic["id"].get<std::int64_t>()));
+  EXPECT_EQ(json::parse(by_id.body)["status"], "true") << by_id.body;
+  EXPECT_LT(next_fetch_of(listed(), m_feeds.url("/ar.xml")), arabic_before);
+
+  // An unknown feed is not added.
+  const std::string unknown = m_feeds.url("/unknown.xml");
+  const Answer stranger = get(port, "/api/1.0/hub/pubnotify?url=" + unknown);
+  EXPECT_EQ(stranger.status, 200);
+  EXPECT_EQ(json::parse(stranger.body)["status"], "false");
+  EXPECT_EQ(next_fetch_of(listed(), unknown), "");
+  EXPECT_EQ(get(port, "/api/1.0/hub/pubnotify").status, 400);
 }
 
 TEST_F(ApiServe, TheOpenReadApiAndTheKeylessSearchesSpeakHttpAsThePagesDo) {

@@ -53,6 +53,9 @@ std::string categories_answer(const std::vector<model::CategoryRef>& categories,
                               const AnswerStyle& style);
 // stats/current: {status, stats, description}.
 std::string stats_answer(const model::DirectoryCounts& counts, const AnswerStyle& style);
+// hub/pubnotify: {status, description}: the feed was marked for an immediate fetch, or no listed
+// feed has that id or URL, or (`too_soon`) it was marked less than a minute ago.
+std::string pubnotify_answer(bool marked, bool too_soon);
 // A request with a missing or malformed parameter: Podcast Index's 400 body.
 std::string invalid_parameters_answer();
 

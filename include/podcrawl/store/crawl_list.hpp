@@ -41,7 +41,8 @@ public:
   // after_id, in id order (pass the last id claimed to walk the whole list once).
   std::vector<FeedRecord> claim_due_feeds(int limit, bool all, std::int64_t now,
                                           std::int64_t lease_seconds, std::int64_t after_id = 0);
-  // Make a listed feed (active or failing) due now, and announce it on k_urgent_channel when the
+  // Make a listed feed (active or failing) due now (from the start of this second, so that a
+  // crawler counting whole seconds finds it due), and announce it on k_urgent_channel when the
   // transaction commits, so that a watching crawler fetches it at once: for a publisher's ping,
   // a push from a hub, a submission. The feed is named by its URL (or one it moved from), or by
   // the id of the show it describes (the APIs' feed id). Returns the feed's id; nullopt when no

@@ -137,6 +137,15 @@ TEST(ApiRequest, ItunesSearchReadsTermLimitAndMedia) {
   EXPECT_EQ(read(Endpoint::itunes_lookup, "id=7,8")->ids, (std::vector<std::int64_t>{7, 8}));
 }
 
+TEST(ApiRequest, APingNamesItsFeedByIdOrUrl) {
+  EXPECT_EQ(endpoint_of("api/1.0/hub/pubnotify"), Endpoint::hub_pubnotify);
+  EXPECT_FALSE(needs_key(Endpoint::hub_pubnotify));
+  EXPECT_EQ(read(Endpoint::hub_pubnotify, "id=12&update")->ids, std::vector<std::int64_t>{12});
+  EXPECT_EQ(read(Endpoint::hub_pubnotify, "url=https%3A%2F%2Fa%2Ff.xml")->text, "https://a/f.xml");
+  EXPECT_FALSE(read(Endpoint::hub_pubnotify, ""));
+  EXPECT_FALSE(read(Endpoint::hub_pubnotify, "id=x"));
+}
+
 TEST(ApiRequest, GpodderScaleLogoIsBounded) {
   EXPECT_EQ(read(Endpoint::gpodder_json, "q=a&scale_logo=64")->scale_logo, 64);
   EXPECT_FALSE(read(Endpoint::gpodder_json, "q=a&scale_logo=0"));
