@@ -54,6 +54,7 @@ void serve_live(const Context& context, const serve::LiveOptions& live, const st
   // Each database connection has a worker: a page not in memory waits for the next free one,
   // in the order requests came, while the event loops go on answering from memory.
   options.workers = context.config.serve.database_connections;
+  options.max_body_bytes = serve::k_max_request_body_bytes;
   http::Server server(
       options,
       [&directory](const http::Request& request) { return directory.answer_by_loading(request); },

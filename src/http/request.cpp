@@ -111,9 +111,10 @@ std::optional<Response> check_request(Request& request, std::string_view target,
       !split_target(target, request)) {
     return plain(400, "Bad Request\n");
   }
-  if (request.method != "GET" && request.method != "HEAD") {
+  if (request.method != "GET" && request.method != "HEAD" &&
+      !(limits.post && request.method == "POST")) {
     Response response = plain(405, "Method Not Allowed\n");
-    response.headers.emplace_back("Allow", "GET, HEAD");
+    response.headers.emplace_back("Allow", limits.post ? "GET, HEAD, POST" : "GET, HEAD");
     return response;
   }
   return std::nullopt;

@@ -14,11 +14,13 @@ namespace podcrawl::http::internal {
 
 struct Limits {
   std::size_t max_header_bytes = 16384;
+  bool post = false; // POST is taken (the server reads bounded bodies)
 };
 
 // Fill request.path and request.query from the request target as received, and check the
 // request (its method and headers already filled) before any handler sees it. Return the
 // answer to send instead (400, 405, 414 or 431), or nullopt when the handler should answer.
+// Methods: GET and HEAD, and POST when limits.post.
 std::optional<Response> check_request(Request& request, std::string_view target,
                                       const Limits& limits);
 

@@ -4,9 +4,11 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <charconv>
 
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdarg>
@@ -54,6 +56,7 @@ struct RequestState {
   // connection is suspended, sent when libmicrohttpd calls again after the resume.
   std::optional<Request> deferred;
   std::optional<Response> answer;
+  std::string body; // a POST's body as it comes in
 };
 
 struct ListenAddress {
@@ -173,6 +176,20 @@ bool has_body(MHD_Connection* connection) {
   return (length && std::strcmp(length, "0") != 0) ||
          MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
                                      MHD_HTTP_HEADER_TRANSFER_ENCODING) != nullptr;
+}
+
+// The Content-Length a request declares; 0 when none (a chunked body is bounded as it comes),
+// the largest size for one that is not a number.
+std::size_t declared_length(MHD_Connection* connection) {
+  const char* length =
+      MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  if (!length) {
+    return 0;
+  }
+  std::size_t value = 0;
+  const std::string_view text(length);
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() ? value : SIZE_MAX;
 }
 
 ResponsePtr make_response(const std::shared_ptr<const std::string>& body) {
@@ -311,7 +328,7 @@ struct Server::Impl {
 
   static enum MHD_Result on_request(void* cls, MHD_Connection* connection, const char* /*url*/,
                                     const char* method, const char* /*version*/,
-                                    const char* /*upload_data*/, std::size_t* upload_data_size,
+                                    const char* upload_data, std::size_t* upload_data_size,
                                     void** con_cls) {
     auto& impl = *static_cast<Impl*>(cls);
     auto* state = static_cast<RequestState*>(*con_cls);
@@ -332,13 +349,30 @@ struct Server::Impl {
       if (get_or_head && !has_body(connection)) {
         return MHD_YES;
       }
+      if (impl.reads_body(method)) {
+        if (declared_length(connection) > impl.options.max_body_bytes) {
+          return send(connection, Response{413, {}, nullptr}, true);
+        }
+        return MHD_YES; // the body comes in the next calls
+      }
       return impl.answer(connection, method, *state);
     }
     if (*upload_data_size != 0) {
-      *upload_data_size = 0; // not reached: bodies are answered before they are read
+      if (impl.reads_body(method)) {
+        if (state->body.size() + *upload_data_size > impl.options.max_body_bytes) {
+          return MHD_NO; // grew past the bound (chunked): the connection is closed
+        }
+        state->body.append(upload_data, *upload_data_size);
+      }
+      *upload_data_size = 0; // other methods' bodies were answered before they were read
       return MHD_YES;
     }
     return impl.answer(connection, method, *state);
+  }
+
+  // Whether a request of this method has its body read: a POST, when the server takes them.
+  bool reads_body(const char* method) const {
+    return options.max_body_bytes > 0 && method && std::strcmp(method, "POST") == 0;
   }
 
   enum MHD_Result answer(MHD_Connection* connection, const char* method, RequestState& state) {
@@ -349,12 +383,13 @@ struct Server::Impl {
     request.method = method ? method : "";
     request.received = std::chrono::steady_clock::now();
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, collect_header, &request.headers);
-    const internal::Limits limits{options.max_header_bytes};
+    const internal::Limits limits{options.max_header_bytes, options.max_body_bytes > 0};
     if (auto refusal = internal::check_request(request, state.target, limits)) {
       // After a malformed or oversized request the stream cannot be trusted: close it.
       return send(connection, *refusal, true);
     }
     read_client(connection, request);
+    request.body = std::move(state.body);
     if (!quick) {
       const Response response = run_handler(request);
       // Read after the handler: stop() may have come while it ran.

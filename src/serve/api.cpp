@@ -347,6 +347,18 @@ bool needs_key(Endpoint endpoint) {
   return endpoint < Endpoint::openapi;
 }
 
+bool takes_post(Endpoint endpoint) {
+  return endpoint == Endpoint::hub_pubnotify;
+}
+
+std::string parameters_of(const http::Request& request) {
+  const std::string type = core::ascii_lower(request.header("Content-Type"));
+  if (request.method != "POST" || !type.starts_with("application/x-www-form-urlencoded")) {
+    return request.query;
+  }
+  return request.query.empty() ? request.body : request.query + "&" + request.body;
+}
+
 std::optional<ApiRequest> read_api_request(Endpoint endpoint, std::string_view query,
                                            std::int64_t now) {
   const Fields fields(query);

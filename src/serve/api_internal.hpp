@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "podcrawl/http/server.hpp"
 #include "podcrawl/render/api.hpp"
 #include "podcrawl/store/directory_api.hpp"
 
@@ -46,6 +47,12 @@ const char* to_string(Endpoint endpoint);
 // Podcast Index's read endpoints answer only requests signed with a key (unless the operator
 // opened them); the description, hub/pubnotify, iTunes's and gpodder.net's need none.
 bool needs_key(Endpoint endpoint);
+
+// Whether an endpoint takes POST as well as GET (hub/pubnotify, as Podcast Index's does).
+bool takes_post(Endpoint endpoint);
+// The parameters of a request as a query string: its query, and for a POST of a form
+// (application/x-www-form-urlencoded) its body after it.
+std::string parameters_of(const http::Request& request);
 
 // A request's parameters, read for its endpoint.
 struct ApiRequest {

@@ -558,8 +558,8 @@ struct LiveDirectory::Impl {
   // the directory knows to be fetched now. It is marked urgent (a watching crawler fetches it at
   // once, a cron run first), at most once a minute per feed; an unknown feed is not added.
   http::Response pubnotify_answer(const http::Request& request, const std::string& who) {
-    const auto asked =
-        internal::read_api_request(internal::Endpoint::hub_pubnotify, request.query, wall_clock());
+    const auto asked = internal::read_api_request(internal::Endpoint::hub_pubnotify,
+                                                  internal::parameters_of(request), wall_clock());
     if (!asked) {
       return keyless(json_answer(400, render::api::invalid_parameters_answer()));
     }
@@ -764,8 +764,23 @@ struct LiveDirectory::Impl {
   }
 
   // The answer when it needs neither the database nor a compression; nullopt otherwise.
+  // The 405 answer to a POST to anything but an endpoint that takes one; nullopt otherwise.
+  static std::optional<http::Response> refused_method(const http::Request& request,
+                                                      const Route& route) {
+    if (request.method != "POST" ||
+        (route.kind == Kind::api && internal::takes_post(*internal::endpoint_of(route.key)))) {
+      return std::nullopt;
+    }
+    http::Response response = plain_answer(405, "Method Not Allowed\n");
+    response.headers.emplace_back("Allow", "GET, HEAD");
+    return response;
+  }
+
   std::optional<http::Response> answer_at_once(const http::Request& request, const Route& route,
                                                std::int64_t at) {
+    if (auto refusal = refused_method(request, route)) {
+      return refusal;
+    }
     switch (route.kind) {
       case Kind::metrics:
       case Kind::report:
@@ -787,6 +802,9 @@ struct LiveDirectory::Impl {
   }
 
   http::Response answer(const http::Request& request, const Route& route, std::int64_t at) {
+    if (auto refusal = refused_method(request, route)) {
+      return std::move(*refusal);
+    }
     switch (route.kind) {
       case Kind::root:
         return root_answer(request, *root, locales, site_path, at, options.config.max_age_seconds);

@@ -295,10 +295,19 @@ TEST_F(ApiServe, APublishersPingMakesItsFeedDueAtOnceAtMostOnceAMinute) {
   ASSERT_EQ(due.status, 0) << due.out;
   EXPECT_GT(next_fetch_of(listed(), tech), after); // the crawl fetched it
 
-  // Again within the minute: refused, and nothing changes.
+  // Again within the minute: refused, and nothing changes; a POST of the form is read alike.
   const Answer again = get(port, "/api/1.0/hub/pubnotify?url=" + tech);
   EXPECT_EQ(again.status, 429);
   EXPECT_FALSE(again.header("retry-after").empty());
+  const std::string form = "url=" + tech;
+  const Answer posted = testing::send_request(
+      port,
+      "POST /api/1.0/hub/pubnotify HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+      "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
+          std::to_string(form.size()) + "\r\n\r\n" + form);
+  EXPECT_EQ(posted.status, 429) << posted.body;
+  // Nothing else takes a POST.
+  EXPECT_EQ(testing::request(port, "POST", "/api/1.0/stats/current").status, 405);
 
   // By the APIs' feed id, for another feed.
   const auto arabic = json::parse(

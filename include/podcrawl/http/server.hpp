@@ -24,16 +24,21 @@ struct ServerOptions {
   int connection_timeout_seconds = 30;  // an idle or stalled connection is closed after this
   std::size_t max_header_bytes = 16384; // request line and header fields; more is a 431
   int drain_timeout_seconds = 10;       // how long wait() lets requests in flight finish
+  // The largest POST body read, in bytes; 0: POST is refused (405) like any method but GET and
+  // HEAD. A body declared larger is answered 413; one that grows past it as it comes (chunked)
+  // has its connection closed.
+  std::size_t max_body_bytes = 0;
 };
 
 struct Request {
-  std::string method; // "GET", "HEAD"; only these reach the handler
+  std::string method; // "GET", "HEAD", and "POST" when the server reads bodies
   // The path exactly as the client sent it, before the '?': still percent-encoded, never
   // decoded or normalized ("/a%20b/../c" stays so). Always starts with '/': an absolute-form
   // target ("http://host/p") is reduced to its path.
   std::string path;
   std::string query; // the raw query string without the '?', as sent; "" when none
   std::vector<std::pair<std::string, std::string>> headers; // in order received, names as sent
+  std::string body;           // a POST's body, at most ServerOptions::max_body_bytes
   std::string client_address; // numeric address of the peer, "" when unknown
   // The peer is 127.0.0.0/8 or ::1 and the request names no client a proxy forwarded it for
   // (Forwarded, X-Forwarded-For, X-Real-IP).
@@ -55,7 +60,8 @@ struct Response {
   std::shared_ptr<const std::string> body;
 };
 
-// Called on a server thread for each well-formed GET or HEAD request, possibly on several
+// Called on a server thread for each well-formed GET or HEAD request (and POST, with its whole
+// body, when the server reads bodies), possibly on several
 // threads at once. Without workers, a slow handler delays the other connections of its event
 // loop. It answers HEAD as it would GET: the server sends the headers and Content-Length of
 // that body and no body. An exception from it becomes a bare 500.
@@ -74,7 +80,9 @@ using QuickHandler = std::function<std::optional<Response>(const Request&)>;
 //     header fields over max_header_bytes (our check up to about max_header_bytes + 16 KiB,
 //     libmicrohttpd's own 431 beyond, when the connection's memory pool is full); either way
 //     the connection is closed after the answer;
-//   - 405 with "Allow: GET, HEAD" for any other method, without reading a request body;
+//   - 405 with "Allow: GET, HEAD" for any other method, without reading a request body (POST
+//     too, unless max_body_bytes is set: then "Allow: GET, HEAD, POST" for the others, and 413
+//     for a POST whose Content-Length is over the bound);
 //   - 505 for an HTTP version other than 1.0 and 1.1.
 class Server {
 public:

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -10,6 +11,10 @@
 #include "podcrawl/render/site.hpp"
 
 namespace podcrawl::serve {
+
+// The largest request body the live directory reads: the server it runs on takes POST bodies
+// this large (http::ServerOptions::max_body_bytes), for the endpoints that take a POST.
+inline constexpr std::size_t k_max_request_body_bytes = 64 * 1024;
 
 struct LiveOptions {
   render::SiteOptions site;

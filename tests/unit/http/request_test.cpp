@@ -61,6 +61,20 @@ TEST(HttpRequestCheck, RefusesMalformedTargetsAndMethodsWith400) {
   }
 }
 
+TEST(HttpRequestCheck, AllowsPostOnlyWhenTheServerReadsBodies) {
+  Limits limits;
+  limits.post = true;
+  Request post = request_for("POST");
+  EXPECT_FALSE(check_request(post, "/", limits));
+  Request put = request_for("PUT");
+  const auto refusal = check_request(put, "/", limits);
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->status, 405);
+  Request answer_headers;
+  answer_headers.headers = refusal->headers;
+  EXPECT_EQ(answer_headers.header("allow"), "GET, HEAD, POST");
+}
+
 TEST(HttpRequestCheck, AllowsOnlyGetAndHead) {
   for (const std::string method : {"POST", "PUT", "DELETE", "OPTIONS", "PATCH", "get", "BREW"}) {
     Request request = request_for(method);

@@ -234,6 +234,48 @@ TEST(HttpServer, RefusesOtherMethodsWith405WithoutCallingTheHandler) {
   EXPECT_EQ(recording.calls(), 0u);
 }
 
+TEST(HttpServer, ReadsABoundedPostBodyWhenToldTo) {
+  RecordingHandler recording;
+  ServerOptions options = test_options();
+  options.max_body_bytes = 16;
+  Server server(options, recording.handler());
+  const std::string posted = exchange(server.port(),
+                                      "POST /x?a=1 HTTP/1.1\r\nHost: t\r\nContent-Length: 11\r\n"
+                                      "Connection: close\r\n\r\nurl=a&b=c+d");
+  EXPECT_EQ(status_of(posted), 200) << posted;
+  // Chunked, in two chunks.
+  const std::string chunked =
+      exchange(server.port(),
+               "POST /y HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n"
+               "Connection: close\r\n\r\n3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n");
+  EXPECT_EQ(status_of(chunked), 200) << chunked;
+  ASSERT_EQ(recording.calls(), 2u);
+  EXPECT_EQ(recording.seen[0].method, "POST");
+  EXPECT_EQ(recording.seen[0].query, "a=1");
+  EXPECT_EQ(recording.seen[0].body, "url=a&b=c+d");
+  EXPECT_EQ(recording.seen[1].body, "abcdefg");
+
+  // Declared over the bound: 413 before the body is read; grown past it as it comes: closed.
+  const std::string declared =
+      exchange(server.port(),
+               "POST /z HTTP/1.1\r\nHost: t\r\nContent-Length: 17\r\n\r\n" + std::string(17, 'x'));
+  EXPECT_EQ(status_of(declared), 413) << declared;
+  const std::string grown =
+      exchange(server.port(),
+               "POST /z HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+               "10\r\n" +
+                   std::string(16, 'x') + "\r\n1\r\ny\r\n0\r\n\r\n");
+  EXPECT_EQ(grown.find("HTTP/1.1 200"), std::string::npos) << grown;
+  EXPECT_EQ(recording.calls(), 2u);
+
+  // Other methods are still refused, naming POST among those allowed.
+  const std::string put =
+      exchange(server.port(),
+               "PUT /x HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(status_of(put), 405) << put;
+  EXPECT_NE(head_of(put).find("Allow: GET, HEAD, POST\r\n"), std::string::npos) << put;
+}
+
 TEST(HttpServer, RefusesMalformedRequestsWith400) {
   RecordingHandler recording;
   Server server(test_options(), recording.handler());
