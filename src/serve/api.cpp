@@ -119,9 +119,10 @@ public:
   bool ok() const { return m_ok; }
   void refuse() { m_ok = false; }
 
+  // An empty value counts as absent: clients send `since=` for a parameter they leave unset.
   std::optional<std::int64_t> number(std::string_view name, std::int64_t low, std::int64_t high) {
     const auto text = m_fields.get(name);
-    if (!text) {
+    if (!text || text->empty()) {
       return std::nullopt;
     }
     const auto value = integer(*text);
@@ -302,10 +303,14 @@ void read_parameters(ApiRequest& request, const Fields& fields, Reading& reading
       request.text = reading.words("term");
       request.max = reading.max("limit", k_itunes_default_limit, k_itunes_max_limit);
       const std::string media = core::ascii_lower(reading.optional_text("media", 100));
-      const std::string entity = core::ascii_lower(reading.optional_text("entity", 100));
+      // A comma list: Mopidy's library searches "podcast,podcastEpisode".
+      const auto entities = reading.list("entity");
       request.podcasts =
           (media.empty() || media == "podcast" || media == "all") &&
-          (entity.empty() || entity == "podcast" || entity == "allentity" || entity == "allartist");
+          (entities.empty() ||
+           std::any_of(entities.begin(), entities.end(), [](const auto& entity) {
+             return entity == "podcast" || entity == "allentity" || entity == "allartist";
+           }));
       return;
     }
     case Endpoint::itunes_lookup:

@@ -117,6 +117,26 @@ TEST(ApiRequest, ANegativeSinceCountsBackFromNow) {
   EXPECT_TRUE(read(Endpoint::episodes_byfeedid, "id=1&newest")->newest);
 }
 
+// podcast-index-api sends every parameter it was not given with an empty value
+// (`episodes/byfeedid?id=1&since=&max=10`, `recent/feeds?max=40&since=&lang=&cat=&notcat=`); those
+// requests were refused with a 400.
+TEST(ApiRequest, AnEmptyNumberIsLeftUnset) {
+  const auto episodes = read(Endpoint::episodes_byfeedid, "id=1&since=&max=10");
+  ASSERT_TRUE(episodes);
+  EXPECT_EQ(episodes->since, std::nullopt);
+  EXPECT_EQ(episodes->max, 10);
+  const auto recent = read(Endpoint::recent_episodes, "max=&excludeString=&before=");
+  ASSERT_TRUE(recent);
+  EXPECT_EQ(recent->before, std::nullopt);
+  EXPECT_EQ(recent->max, 10);
+  const auto feeds = read(Endpoint::recent_feeds, "max=40&since=&lang=&cat=&notcat=");
+  ASSERT_TRUE(feeds);
+  EXPECT_TRUE(feeds->recent.languages.empty());
+  EXPECT_TRUE(feeds->recent.categories.empty());
+  EXPECT_FALSE(read(Endpoint::podcasts_byfeedid, "id=")); // still required
+  EXPECT_FALSE(read(Endpoint::episodes_byid, "id="));
+}
+
 TEST(ApiRequest, RecentFeedsFiltersAreLowerCaseLists) {
   const auto asked = read(Endpoint::recent_feeds, "lang=EN,unknown&cat=News,9&notcat=Sports");
   ASSERT_TRUE(asked);
@@ -133,6 +153,10 @@ TEST(ApiRequest, ItunesSearchReadsTermLimitAndMedia) {
   EXPECT_TRUE(asked->podcasts);
   EXPECT_EQ(read(Endpoint::itunes_search, "term=a&limit=500")->max, 200);
   EXPECT_FALSE(read(Endpoint::itunes_search, "term=a&media=music")->podcasts);
+  // A list of entities, as Mopidy's library searches ("any" query); podcasts when one of them is.
+  EXPECT_TRUE(read(Endpoint::itunes_search, "term=a&media=podcast&entity=podcast,podcastEpisode")
+                  ->podcasts);
+  EXPECT_FALSE(read(Endpoint::itunes_search, "term=a&entity=podcastEpisode")->podcasts);
   EXPECT_FALSE(read(Endpoint::itunes_search, "media=podcast"));
   EXPECT_EQ(read(Endpoint::itunes_lookup, "id=7,8")->ids, (std::vector<std::int64_t>{7, 8}));
 }
