@@ -4,18 +4,16 @@
 // keyless iTunes and gpodder.net searches with the pages' HTTP.
 #include <chrono>
 #include <ctime>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "directory_fixture.hpp"
+#include "api_fixture.hpp"
 #include "podcrawl/core/hash.hpp"
 #include "podcrawl/core/time.hpp"
 #include "support/http_client.hpp"
-#include "support/loopback_server.hpp"
 
 namespace podcrawl {
 namespace {
@@ -23,83 +21,8 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 using testing::Answer;
+using testing::ApiServe;
 using testing::get;
-
-constexpr const char* k_now = "2026-12-01T00:00:00Z";
-
-struct Key {
-  std::string key;
-  std::string secret;
-};
-
-class ApiServe : public testing::DirectoryTest {
-protected:
-  void SetUp() override {
-    DirectoryTest::SetUp();
-    if (IsSkipped()) { // no test database
-      return;
-    }
-    m_tech->set(testing::tech_feed(), "\"tech-1\"");
-    m_tech->serve(m_feeds, "/tech.xml");
-    m_feeds.serve_feed("/ar.xml", testing::arabic_feed(), "application/rss+xml", "\"ar-1\"");
-    add_opml({m_feeds.url("/tech.xml"), m_feeds.url("/ar.xml")});
-    const auto crawled = run({"--allow-private-networks", "crawl"});
-    ASSERT_EQ(crawled.status, 0) << crawled.out;
-    m_key = create_key("tests");
-  }
-
-  Key create_key(const std::string& name) {
-    const auto made = run({"api-key", "create", "--name", name});
-    EXPECT_EQ(made.status, 0) << made.out;
-    Key key;
-    const auto value_of = [&](const std::string& label) {
-      const auto at = made.out.find(label);
-      if (at == std::string::npos) {
-        return std::string();
-      }
-      const auto start = at + label.size();
-      return made.out.substr(start, made.out.find('\n', start) - start);
-    };
-    key.key = value_of("api key: ");
-    key.secret = value_of("api secret: ");
-    EXPECT_EQ(key.key.size(), 20U) << made.out;
-    EXPECT_FALSE(key.secret.empty()) << made.out;
-    return key;
-  }
-
-  // Start the live directory with these [api] lines; the port it listens on.
-  int start_serve(const std::string& api_lines = "") {
-    const auto config = m_dir.path() / "serve.toml";
-    testing::write_file(config, "[serve]\naccess_log = false\n[api]\n" + api_lines);
-    std::vector<std::string> arguments = {"--config", config.string()};
-    for (const char* argument : {"serve", "--port", "0", "--locales", "en,ar", "--now", k_now}) {
-      arguments.emplace_back(argument);
-    }
-    m_serve = std::make_unique<testing::ChildProcess>(command(arguments));
-    const auto out = m_serve->wait_for_output("/\n", 60s);
-    if (!out) {
-      ADD_FAILURE() << "serve did not start";
-      return 0;
-    }
-    return std::stoi(out->substr(out->rfind(':') + 1));
-  }
-
-  // The headers of a request signed as Podcast Index's clients sign it, with this date header.
-  static std::vector<std::string> signed_with(const Key& key, const std::string& date) {
-    return {"User-Agent: podcrawl-tests/1.0", "X-Auth-Key: " + key.key, "X-Auth-Date: " + date,
-            "Authorization: " + core::sha1_hex(key.key + key.secret + date)};
-  }
-  std::vector<std::string> signed_now() const {
-    return signed_with(m_key, std::to_string(std::time(nullptr)));
-  }
-
-  Answer api(int port, const std::string& target) { return get(port, target, signed_now()); }
-
-  testing::LoopbackServer m_feeds;
-  std::shared_ptr<testing::ChangingFeed> m_tech = std::make_shared<testing::ChangingFeed>();
-  std::unique_ptr<testing::ChildProcess> m_serve;
-  Key m_key;
-};
 
 TEST_F(ApiServe, AnswersRequestsSignedAsPodcastIndexClientsSignThem) {
   const int port = start_serve();
@@ -146,7 +69,7 @@ TEST_F(ApiServe, RefusesMissingStaleAndWronglySignedCredentialsWithABareJsonStri
 TEST_F(ApiServe, ARevokedKeyIsRefusedByARunningServer) {
   const int port = start_serve();
   ASSERT_NE(port, 0);
-  const Key other = create_key("revoked soon");
+  const testing::ApiKey other = create_key("revoked soon");
   const auto with_other = [&] {
     return get(port, "/api/1.0/categories/list",
                signed_with(other, std::to_string(std::time(nullptr))));
@@ -181,7 +104,7 @@ TEST_F(ApiServe, AKeyOverItsBudgetIsToldWhenToComeBack) {
   EXPECT_GE(std::stoi(over.header("retry-after")), 1);
   EXPECT_EQ(json::parse(over.body)["status"], "false");
   // Another key has a budget of its own.
-  const Key other = create_key("second");
+  const testing::ApiKey other = create_key("second");
   auto deadline = std::chrono::steady_clock::now() + 10s;
   Answer answer;
   do {
