@@ -29,12 +29,12 @@ using internal::id_array;
 using internal::k_episode_columns;
 using internal::k_episode_order;
 using internal::k_listed_show;
-using internal::text_array;
 using internal::k_show_columns;
 using internal::k_summary_columns;
 using internal::show_from_row;
 using internal::SnapshotTransaction;
 using internal::summary_from_row;
+using internal::text_array;
 
 // A valid lower-case language tag: what a language page's address may be.
 constexpr const char* k_language_tag_pattern = "^[a-z][a-z0-9]{0,7}(-[a-z0-9]{1,8})*$";
