@@ -1,41 +1,21 @@
 # table.py RESULTS ...: scripts/bench-serve's rows as one markdown table against the targets
 # (arguments in the order the script passes them).
-import shlex, sys
+import sys
+sys.dont_write_bytecode = True  # nothing written into the checkout
+from results import number, problems, read_rows, ms
 (results, shows, episodes, show_pages, show_bytes, hwm_kb, rss_kb, serve_exit, threads,
  connections, duration, same_bytes, load_before, load_after, cores) = sys.argv[1:]
-rows = {}
-for line in open(results):
-    row = dict(token.split("=", 1) for token in shlex.split(line))
-    rows[(row["scenario"], row["server"])] = row
+rows = read_rows(results)
 
 def get(scenario, server, key):
-    row = rows.get((scenario, server), {})
-    try:
-        value = float(row.get(key, -1))
-    except ValueError:
-        return None
-    return value if value >= 0 else None
+    return number(rows, scenario, server, key)
 
 def flagged(scenario, server):
-    row = rows.get((scenario, server), {})
-    if "missing" in row:
-        return f"**{server}: not run (serve had died)**"
-    problems = []
-    if int(row.get("non2xx3xx", 0)):
-        problems.append(f"{row['non2xx3xx']} non-2xx/3xx")
-    if int(row.get("socket_errors", 0)):
-        problems.append(f"{row['socket_errors']} socket errors")
-    if get(scenario, server, "rps") is None:
-        problems.append("no wrk result")
-    if "incomplete" in row:
-        problems.append("pass unfinished within its time bound")
-    return f"**{server}: {', '.join(problems)}**" if problems else ""
+    found = problems(rows, scenario, server)
+    return f"**{server}: {', '.join(found)}**" if found else ""
 
 def fmt(value, pattern="{:.0f}"):
     return "–" if value is None else pattern.format(value)
-
-def ms(value):
-    return "–" if value is None else (f"{value:.2f} ms" if value < 10 else f"{value:.0f} ms")
 
 def ratio(a, b):
     return a / b if a is not None and b else None
