@@ -21,7 +21,8 @@ struct RecentFeedsFilter {
 
 // The directory as its APIs read it: shows and episodes by their stable ids, feed URLs and
 // podcast:guids, the newest of them, the categories and the counts. Each read is bounded by its
-// arguments (model::k_api_max_results, model::k_api_max_ids) and runs under a statement timeout.
+// arguments (model::k_api_max_results, model::k_api_max_ids); those whose filters can make the
+// database scan run under a statement timeout, the lookups by key as one statement on its own.
 class DirectoryApi {
 public:
   explicit DirectoryApi(Database& database);
