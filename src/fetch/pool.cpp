@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -140,6 +141,7 @@ struct TransferPool::Impl {
   };
   std::unordered_map<std::string, Reach> reach;
   std::vector<std::pair<std::uint64_t, FetchResult>> finished;
+  std::optional<std::string> stopped; // why nothing starts any more, once stop_starting()
 
   Impl(const core::FetchConfig& fetch_config, int max_transfers, Pacer* shared_pacer,
        int fixed_per_host)
@@ -208,6 +210,13 @@ struct TransferPool::Impl {
   // Start waiting transfers while there is room, each host's in order, as far as each host's
   // pace allows. A host paused for longer than a crawl waits has its transfers deferred.
   void start_waiting() {
+    if (stopped) {
+      for (auto& [host, queue] : waiting) {
+        defer(queue, 0, *stopped);
+      }
+      waiting.clear();
+      return;
+    }
     const double now = seconds_now();
     for (auto it = waiting.begin(); it != waiting.end();) {
       auto& [host, queue] = *it;
@@ -412,6 +421,11 @@ void TransferPool::perform(const Done& done, int timeout_ms) {
   for (auto& [tag, result] : finished) {
     done(tag, std::move(result));
   }
+}
+
+void TransferPool::stop_starting(const std::string& reason) {
+  m_impl->stopped = reason;
+  m_impl->start_waiting();
 }
 
 std::size_t TransferPool::pending() const {

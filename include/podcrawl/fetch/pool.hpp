@@ -40,6 +40,11 @@ public:
   void add(std::uint64_t tag, const FetchRequest& request);
   // Drive transfers for at most timeout_ms, calling done for every transfer that finished.
   void perform(const Done& done, int timeout_ms);
+  // Start no transfer from now on, for a crawl that stops: each one not started (waiting for a
+  // slot, its host's pace or pause; added later; the next hop of a redirect or a throttled
+  // retry) finishes unasked, deferred with retry_after_seconds 0 and `reason` as its error,
+  // through perform(). The running ones go on to their end.
+  void stop_starting(const std::string& reason);
   // Transfers queued or running.
   std::size_t pending() const;
   // Transfers running.

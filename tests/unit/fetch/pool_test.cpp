@@ -70,6 +70,58 @@ TEST(TransferPool, NeverRunsMoreThanThePerHostCapAgainstOneHost) {
   EXPECT_EQ(most, 2);
 }
 
+TEST(TransferPool, StartsNothingOnceStoppedAndLetsTheRunningTransfersFinish) {
+  testing::LoopbackServer server;
+  std::mutex mutex;
+  std::condition_variable changed;
+  int started = 0;
+  bool released = false;
+  server.on_get("/slow", [&](const testing::Request&, testing::Response& response) {
+    std::unique_lock lock(mutex);
+    ++started;
+    changed.notify_all();
+    changed.wait_for(lock, std::chrono::seconds(10), [&] { return released; });
+    response.set_content("ok", "text/plain");
+  });
+  TransferPool pool(loopback_config(), 8, 2); // two at once against the one host
+  for (std::uint64_t i = 0; i < 6; ++i) {
+    pool.add(i, request(server.url("/slow")));
+  }
+  std::map<std::uint64_t, FetchResult> results;
+  const auto collect = [&](std::uint64_t tag, FetchResult result) {
+    results[tag] = std::move(result);
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (pool.running() < 2 && std::chrono::steady_clock::now() < deadline) {
+    pool.perform(collect, 10);
+  }
+  ASSERT_EQ(pool.running(), 2u);
+  pool.stop_starting("stopping");
+  pool.add(6, request(server.url("/slow"))); // added after: never asked either
+  {
+    std::lock_guard lock(mutex);
+    released = true;
+    changed.notify_all();
+  }
+  while (pool.pending() > 0) {
+    pool.perform(collect, 100);
+  }
+  ASSERT_EQ(results.size(), 7u);
+  int ok = 0;
+  for (const auto& [tag, result] : results) {
+    if (result.outcome == FetchOutcome::ok) {
+      ++ok;
+      continue;
+    }
+    EXPECT_EQ(result.outcome, FetchOutcome::deferred) << tag;
+    EXPECT_EQ(result.retry_after_seconds, 0) << tag;
+    EXPECT_EQ(result.error, "stopping") << tag;
+  }
+  EXPECT_EQ(ok, 2);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(started, 2); // the five waiting were never asked
+}
+
 TEST(TransferPool, HonorsRetryAfterOn429And503) {
   // Two hosts: the long pause the first asks for is its own.
   testing::LoopbackServer server;
