@@ -197,7 +197,8 @@ std::optional<std::int64_t> mark_urgent(const std::string& redacted_url,
     pqxx::work txn(connection);
     const std::string sql =
         "WITH named AS (" + which +
-        "), marked AS (UPDATE feeds f SET next_fetch_at = date_trunc('second', now()) FROM named"
+        "), marked AS (UPDATE feeds f SET next_fetch_at = date_trunc('second', now()),"
+        "   urgent_at = now() FROM named"
         "   WHERE f.id = named.id AND f.status IN ('active', 'failing') RETURNING f.id)"
         " SELECT id, pg_notify('" +
         std::string(k_urgent_channel) + "', id::text) FROM marked";
@@ -224,6 +225,35 @@ std::optional<std::int64_t> CrawlList::mark_urgent_by_show(std::int64_t show_id)
                      "SELECT feed_id AS id FROM shows WHERE id = $1", show_id);
 }
 
+namespace {
+
+// True for a feed no crawler holds at $<now> (a bigint of Unix seconds): its lease ended, or the
+// connection that took it is gone (its server process left pg_stat_activity), so a killed
+// crawler's feeds are free for the next crawl at once.
+std::string lease_free(const std::string& now) {
+  return "(lease_until IS NULL OR lease_until < to_timestamp(" + now +
+         "::bigint)"
+         " OR (lease_holder IS NOT NULL AND lease_holder NOT IN ("
+         "  SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)))";
+}
+
+// After a CTE `due` of feed ids locked FOR UPDATE SKIP LOCKED: lease them to this connection
+// from $<now> for $<lease> seconds, taking their urgent marks (a mark made from now on keeps the
+// feed due when the lease is released: sql/0024_urgent_during_fetch.sql), and select them as
+// feed_from_row reads them, ordered by `order` (over `f`).
+std::string lease_due(const std::string& now, const std::string& lease, const std::string& order) {
+  return "), claimed AS ("
+         "  UPDATE feeds f SET lease_until = to_timestamp(" +
+         now + "::bigint + " + lease +
+         "::bigint),"
+         "   lease_holder = pg_backend_pid(), urgent_at = NULL"
+         "  FROM due WHERE f.id = due.id RETURNING f.*"
+         ") SELECT " +
+         k_feed_columns + " FROM claimed f LEFT JOIN shows s ON s.id = f.show_id ORDER BY " + order;
+}
+
+} // namespace
+
 std::vector<FeedRecord> CrawlList::claim_due_feeds(int limit, bool all, std::int64_t now,
                                                    std::int64_t lease_seconds,
                                                    std::int64_t after_id) {
@@ -233,33 +263,63 @@ std::vector<FeedRecord> CrawlList::claim_due_feeds(int limit, bool all, std::int
   return guarded(m_impl->redacted_url, "claim due feeds", [&] {
     pqxx::work txn(m_impl->connection);
     // SKIP LOCKED passes over feeds another crawler is claiming right now; the lease keeps
-    // them away from crawlers that come after its commit. A lease ends at lease_until, or as
-    // soon as the connection that took it is gone (its server process left pg_stat_activity):
-    // a killed crawler's feeds are free for the next crawl at once. With all, the caller walks
-    // the list by id, so a run reaches every feed exactly once whatever it fetches meanwhile.
+    // them away from crawlers that come after its commit. With all, the caller walks the list
+    // by id, so a run reaches every feed exactly once whatever it fetches meanwhile.
     const auto result = txn.exec_params(
         "WITH due AS ("
         "  SELECT id FROM feeds"
         "  WHERE status IN ('active', 'failing')"
         "    AND (CASE WHEN $2::boolean THEN id > $5::bigint"
         "         ELSE next_fetch_at IS NULL OR next_fetch_at <= to_timestamp($3::bigint) END)"
-        "    AND (lease_until IS NULL OR lease_until < to_timestamp($3::bigint)"
-        "         OR (lease_holder IS NOT NULL AND lease_holder NOT IN ("
-        "             SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)))"
-        "  ORDER BY CASE WHEN $2::boolean THEN NULL ELSE next_fetch_at END NULLS FIRST, id"
-        "  LIMIT $1::integer"
-        "  FOR UPDATE SKIP LOCKED"
-        "), claimed AS ("
-        "  UPDATE feeds f SET lease_until = to_timestamp($3::bigint + $4::bigint),"
-        "   lease_holder = pg_backend_pid()"
-        "  FROM due WHERE f.id = due.id RETURNING f.*"
-        ") SELECT " +
-            k_feed_columns +
-            " FROM claimed f LEFT JOIN shows s ON s.id = f.show_id"
-            " ORDER BY CASE WHEN $2::boolean THEN NULL ELSE f.next_fetch_at END NULLS FIRST, f.id",
+        "    AND " +
+            lease_free("$3") +
+            "  ORDER BY CASE WHEN $2::boolean THEN NULL ELSE next_fetch_at END NULLS FIRST, id"
+            "  LIMIT $1::integer"
+            "  FOR UPDATE SKIP LOCKED" +
+            lease_due("$3", "$4",
+                      "CASE WHEN $2::boolean THEN NULL ELSE f.next_fetch_at END NULLS FIRST, f.id"),
         limit, all, now, lease_seconds, after_id);
     txn.commit();
     return feeds_from_result(result);
+  });
+}
+
+std::vector<FeedRecord> CrawlList::claim_feeds(const std::vector<std::int64_t>& ids,
+                                               std::int64_t now, std::int64_t lease_seconds) {
+  if (ids.empty()) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "claim feeds", [&] {
+    pqxx::work txn(m_impl->connection);
+    // Due at `now` still: a feed another crawler fetched since it was announced is not.
+    const auto result =
+        exec_named(txn, "podcrawl_claim_feeds",
+                   "WITH due AS ("
+                   "  SELECT id FROM feeds"
+                   "  WHERE id = ANY($1::bigint[]) AND status IN ('active', 'failing')"
+                   "    AND (next_fetch_at IS NULL OR next_fetch_at <= to_timestamp($2::bigint))"
+                   "    AND " +
+                       lease_free("$2") + "  ORDER BY id FOR UPDATE SKIP LOCKED" +
+                       lease_due("$2", "$3", "f.id"),
+                   internal::id_array(ids), now, lease_seconds);
+    txn.commit();
+    return feeds_from_result(result);
+  });
+}
+
+std::optional<std::int64_t> CrawlList::next_due_at(std::int64_t now) {
+  return guarded(m_impl->redacted_url, "find the next due feed", [&] {
+    pqxx::nontransaction txn(m_impl->connection);
+    // feeds_due_idx in order: the leased feeds it passes over are those in flight, a few.
+    const auto result =
+        exec_named(txn, "podcrawl_next_due",
+                   "SELECT ceil(extract(epoch FROM coalesce(next_fetch_at,"
+                   "  to_timestamp($1::bigint))))::bigint FROM feeds"
+                   " WHERE status IN ('active', 'failing')"
+                   "  AND (lease_until IS NULL OR lease_until < to_timestamp($1::bigint))"
+                   " ORDER BY next_fetch_at NULLS FIRST LIMIT 1",
+                   now);
+    return result.empty() ? std::nullopt : std::optional(result[0][0].as<std::int64_t>());
   });
 }
 

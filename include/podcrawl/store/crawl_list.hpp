@@ -41,10 +41,21 @@ public:
   // after_id, in id order (pass the last id claimed to walk the whole list once).
   std::vector<FeedRecord> claim_due_feeds(int limit, bool all, std::int64_t now,
                                           std::int64_t lease_seconds, std::int64_t after_id = 0);
-  // Make a listed feed (active or failing) due now (from the start of this second, so that a
-  // crawler counting whole seconds finds it due), and announce it on k_urgent_channel when the
-  // transaction commits, so that a watching crawler fetches it at once: for a publisher's ping,
-  // a push from a hub, a submission. The feed is named by its URL (or one it moved from), or by
+  // Claim those of `ids` that claim_due_feeds would claim at `now` (listed, active or failing,
+  // due, held by no crawler), leased in the same way, in id order: for feeds announced urgent,
+  // ahead of the others due.
+  std::vector<FeedRecord> claim_feeds(const std::vector<std::int64_t>& ids, std::int64_t now,
+                                      std::int64_t lease_seconds);
+  // When the next feed may be claimed, for a crawler waiting for it: the earliest time (Unix
+  // seconds, rounded up) an active or failing feed whose lease has ended at `now` falls due, `now`
+  // or earlier when one is due already; nullopt when there is none. A feed held by a crawler that
+  // died, until its lease's time, is not counted. One read of feeds_due_idx.
+  std::optional<std::int64_t> next_due_at(std::int64_t now);
+  // Make a listed feed (active or failing) due now (to the second), and announce it on
+  // k_urgent_channel when the transaction commits, so that a watching crawler fetches it at
+  // once: for a publisher's ping, a push from a hub, a submission. A feed a crawler has in hand
+  // stays due when that crawler records its fetch (which may predate the change), and is
+  // announced again then. The feed is named by its URL (or one it moved from), or by
   // the id of the show it describes (the APIs' feed id). Returns the feed's id; nullopt when no
   // listed feed has it.
   std::optional<std::int64_t> mark_urgent_by_url(const std::string& url);

@@ -1,6 +1,9 @@
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 #include <mutex>
 #include <set>
@@ -10,6 +13,7 @@
 
 #include <pqxx/pqxx>
 
+#include "podcrawl/store/changes.hpp"
 #include "podcrawl/store/crawl_history.hpp"
 #include "podcrawl/store/crawl_list.hpp"
 #include "podcrawl/store/fetch_outcomes.hpp"
@@ -464,6 +468,105 @@ TEST_F(CrawlListTest, AFeedMarkedUrgentIsDueAtOnceAndAnnounced) {
   EXPECT_FALSE(crawl_list().mark_urgent_by_show(999999));
   outcomes().record_failure(id, gone_failure(), now, now + 60);
   EXPECT_FALSE(crawl_list().mark_urgent_by_url(feed_url));
+}
+
+TEST_F(CrawlListTest, FeedsNamedByIdAreClaimedOnlyWhenDueAndFree) {
+  const auto due = listed_feed("https://a.example/due");
+  const auto later = listed_feed("https://a.example/later");
+  const auto removed = listed_feed("https://a.example/removed");
+  const auto held = listed_feed("https://a.example/held");
+  outcomes().record_not_modified(later, k_now, k_now + 3600);
+  crawl_list().remove_feed("https://a.example/removed");
+  Database other(url());
+  ASSERT_EQ(CrawlList(other).claim_feeds({held}, k_now, k_lease).size(), 1u);
+
+  const auto claimed =
+      crawl_list().claim_feeds({held, removed, later, due, 999999}, k_now, k_lease);
+  ASSERT_EQ(claimed.size(), 1u);
+  EXPECT_EQ(claimed[0].id, due);
+  // Leased now: neither by id nor among the due.
+  EXPECT_TRUE(crawl_list().claim_feeds({due}, k_now, k_lease).empty());
+  EXPECT_TRUE(crawl_list().claim_due_feeds(10, false, k_now, k_lease).empty());
+  EXPECT_TRUE(crawl_list().claim_feeds({}, k_now, k_lease).empty());
+}
+
+TEST_F(CrawlListTest, TheNextDueTimeSkipsLeasedFeedsAndCountsNeverFetchedAsDue) {
+  EXPECT_FALSE(crawl_list().next_due_at(k_now).has_value()); // nothing listed
+  const auto first = listed_feed("https://a.example/1");
+  const auto second = listed_feed("https://a.example/2");
+  outcomes().record_not_modified(first, k_now, k_now + 600);
+  EXPECT_EQ(crawl_list().next_due_at(k_now), k_now); // the second was never fetched
+  ASSERT_EQ(crawl_list().claim_feeds({second}, k_now, k_lease).size(), 1u);
+  EXPECT_EQ(crawl_list().next_due_at(k_now), k_now + 600);
+  outcomes().record_not_modified(second, k_now, k_now + 300);
+  EXPECT_EQ(crawl_list().next_due_at(k_now), k_now + 300);
+  crawl_list().remove_feed("https://a.example/2");
+  EXPECT_EQ(crawl_list().next_due_at(k_now), k_now + 600);
+  // Overdue: its own time, earlier than now.
+  EXPECT_EQ(crawl_list().next_due_at(k_now + 700), k_now + 600);
+}
+
+TEST_F(CrawlListTest, UrgentFeedsAreHeardOnTheirOwnConnection) {
+  const auto first = listed_feed("https://a.example/1");
+  const auto second = listed_feed("https://a.example/2");
+  UrgentFeeds urgent(url());
+  EXPECT_TRUE(urgent.wait(std::chrono::milliseconds(0)).empty());
+  ASSERT_EQ(crawl_list().mark_urgent_by_url("https://a.example/2"), second);
+  ASSERT_EQ(crawl_list().mark_urgent_by_url("https://a.example/1"), first);
+  ASSERT_EQ(crawl_list().mark_urgent_by_url("https://a.example/2"), second);
+  std::vector<std::int64_t> heard;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (heard.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+    for (const auto id : urgent.wait(std::chrono::seconds(1))) {
+      heard.push_back(id);
+    }
+  }
+  // Each once, ascending, whatever the order and number of announcements.
+  EXPECT_EQ(heard, (std::vector<std::int64_t>{first, second}));
+  // Announced due to the second, so that a claim at the same second finds it.
+  const std::int64_t now = std::time(nullptr);
+  EXPECT_LE(crawl_list().next_due_at(now).value(), now);
+  EXPECT_EQ(crawl_list().claim_due_feeds(10, false, now, k_lease).size(), 2u);
+}
+
+TEST_F(CrawlListTest, AMarkMadeWhileTheFeedIsFetchedOutlivesItsOutcome) {
+  const std::string feed_url = "https://a.example/marked";
+  const auto id = listed_feed(feed_url);
+  const std::int64_t now = std::time(nullptr);
+  // Marked before the claim: the claim takes the mark, and the outcome schedules as it says.
+  ASSERT_TRUE(crawl_list().mark_urgent_by_url(feed_url));
+  ASSERT_EQ(crawl_list().claim_due_feeds(1, false, now + 1, k_lease).size(), 1u);
+  outcomes().record_not_modified(id, now, now + 3600);
+  EXPECT_EQ(crawl_list().find_feed(feed_url)->next_fetch_at, now + 3600);
+
+  // Marked during the fetch: the outcome leaves it due, and it is announced again.
+  ASSERT_EQ(crawl_list().claim_due_feeds(1, true, now, k_lease).size(), 1u);
+  ASSERT_TRUE(crawl_list().mark_urgent_by_url(feed_url));
+  UrgentFeeds urgent(url());
+  outcomes().record_not_modified(id, now, now + 3600);
+  EXPECT_LE(crawl_list().find_feed(feed_url)->next_fetch_at.value(), now + 1);
+  std::vector<std::int64_t> heard;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (heard.empty() && std::chrono::steady_clock::now() < deadline) {
+    heard = urgent.wait(std::chrono::seconds(1));
+  }
+  EXPECT_EQ(heard, std::vector<std::int64_t>{id});
+  // Once: the next outcome schedules as it says.
+  ASSERT_EQ(crawl_list().claim_due_feeds(1, false, now + 1, k_lease).size(), 1u);
+  outcomes().record_not_modified(id, now, now + 3600);
+  EXPECT_EQ(crawl_list().find_feed(feed_url)->next_fetch_at, now + 3600);
+}
+
+TEST_F(CrawlListTest, AWaitForUrgentFeedsEndsWhenItsWakeDescriptorIsReadable) {
+  UrgentFeeds urgent(url());
+  int ends[2] = {-1, -1};
+  ASSERT_EQ(::pipe(ends), 0);
+  ASSERT_EQ(::write(ends[1], "x", 1), 1);
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_TRUE(urgent.wait(std::chrono::seconds(30), ends[0]).empty());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  ::close(ends[0]);
+  ::close(ends[1]);
 }
 
 } // namespace
