@@ -131,11 +131,17 @@ private:
     const auto concurrency = static_cast<std::size_t>(std::max(1, m_options.concurrency));
     fetch::TransferPool pool(fetch_config, static_cast<int>(concurrency), m_config.crawl.per_host);
     bool more = true;
+    bool interrupted = false;
     while (!m_failed) {
+      if (!interrupted && m_options.keep_claiming && !m_options.keep_claiming()) {
+        // The images not asked yet are handed back, due at once; those in flight end.
+        interrupted = true;
+        pool.stop_starting("not asked: the crawler had feeds to fetch, or stopped");
+      }
       // Claim only what the pool has room for: a claimed row waits for nobody. Images waiting
       // for a full lane count against the room, which bounds the bodies held in memory.
       const std::size_t busy = pool.pending() + m_staged.size();
-      if (more && busy < concurrency && !past_deadline()) {
+      if (more && busy < concurrency && !interrupted && !past_deadline()) {
         const std::size_t wanted = concurrency - busy;
         const auto claimed = store::CoverArt(m_database)
                                  .claim_due_artwork(wanted, core::now(), k_claim_lease_seconds);

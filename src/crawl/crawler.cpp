@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -31,6 +32,7 @@
 #include "podcrawl/store/database.hpp"
 #include "podcrawl/store/fetch_outcomes.hpp"
 #include "podcrawl/store/history.hpp"
+#include "watch_internal.hpp"
 
 namespace podcrawl::crawl {
 
@@ -56,6 +58,19 @@ constexpr std::size_t k_history_hosts_per_rank = 200;
 constexpr std::size_t k_held_hosts_per_rank = 2000;
 constexpr std::int64_t k_hour_seconds = 3600;
 constexpr std::int64_t k_day_seconds = 86400;
+// A watcher's work is recorded as a crawl run an hour, so that `stats` shows the figures of the
+// latest hour, `report` counts a watcher's runs as it counts cron's, and the history is pruned
+// as often.
+constexpr auto k_watch_run_length = std::chrono::hours(1);
+// A watcher that never runs dry reports a batch this often.
+constexpr auto k_batch_report_interval = std::chrono::seconds(60);
+// A watcher fetches the cover art that is due after a batch that stored shows, and at least
+// this often (images fall due again on their own), as a crawl from cron every 15 minutes does.
+constexpr auto k_art_interval = std::chrono::minutes(15);
+// How long a watcher that lost the database waits before it connects again.
+constexpr auto k_reconnect_pause = std::chrono::seconds(5);
+// No deadline.
+constexpr auto k_far_away = std::chrono::hours(24 * 365);
 
 // One row of the failure weights: outcome, HTTP status range (inclusive), weight.
 struct WeightRule {
@@ -98,16 +113,57 @@ std::int64_t lease_seconds(const core::FetchConfig& fetch) {
          60 + k_lease_waiting_seconds;
 }
 
-std::vector<model::HostPaceRecord> pace_records(const fetch::Pacer& pacer) {
-  std::vector<model::HostPaceRecord> records;
-  for (const auto& figures : pacer.figures()) {
-    if (figures.requests > 0) {
-      records.push_back({figures.host, figures.concurrency, figures.requests, figures.throttled,
-                         figures.overloaded, figures.peak, figures.mean_latency_seconds});
+// The hosts' paces a run saves: those whose figures changed since its last save, counted from
+// the start of the current run (a watcher's hourly runs share one Pacer).
+class PaceLedger {
+public:
+  std::vector<model::HostPaceRecord> changed(const fetch::Pacer& pacer) {
+    std::vector<model::HostPaceRecord> records;
+    for (const auto& figures : pacer.figures()) {
+      model::HostPaceRecord record{figures.host,
+                                   figures.concurrency,
+                                   figures.requests,
+                                   figures.throttled,
+                                   figures.overloaded,
+                                   figures.peak,
+                                   figures.mean_latency_seconds};
+      if (const auto base = m_run_start.find(figures.host); base != m_run_start.end()) {
+        record.requests -= base->second.requests;
+        record.throttled -= base->second.throttled;
+        record.overloaded -= base->second.overloaded;
+      }
+      if (record.requests <= 0) {
+        continue;
+      }
+      auto& saved = m_saved[figures.host];
+      if (same(saved, record)) {
+        continue;
+      }
+      saved = record;
+      records.push_back(std::move(record));
+    }
+    return records;
+  }
+
+  // Count from here on, for a new run.
+  void start_run(const fetch::Pacer& pacer) {
+    m_run_start.clear();
+    m_saved.clear();
+    for (auto& figures : pacer.figures()) {
+      m_run_start.emplace(figures.host, figures);
     }
   }
-  return records;
-}
+
+private:
+  static bool same(const model::HostPaceRecord& a, const model::HostPaceRecord& b) {
+    return a.concurrency == b.concurrency && a.requests == b.requests &&
+           a.throttled == b.throttled && a.overloaded == b.overloaded && a.peak == b.peak &&
+           a.mean_latency_seconds == b.mean_latency_seconds;
+  }
+
+  std::unordered_map<std::string, fetch::HostFigures> m_run_start;
+  std::unordered_map<std::string, model::HostPaceRecord> m_saved;
+};
 
 struct Job {
   store::FeedRecord feed;
@@ -185,27 +241,72 @@ void keep_ranked_hosts(HostHours& host_hours, std::size_t per_rank) {
   std::erase_if(host_hours, [&](const auto& entry) { return !kept.contains(entry.first.second); });
 }
 
-// Shared by the fetching thread and the workers of one run.
+// A summary's counts less another's (the slowest hosts: a's).
+CrawlSummary since(const CrawlSummary& a, const CrawlSummary& b) {
+  CrawlSummary out = a;
+  out.claimed -= b.claimed;
+  out.fetched -= b.fetched;
+  out.not_modified -= b.not_modified;
+  out.failed -= b.failed;
+  out.deferred -= b.deferred;
+  out.new_episodes -= b.new_episodes;
+  return out;
+}
+
+bool is_connection_lost(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const store::ConnectionLost&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+// Shared by the fetching thread and the workers of one run. A watching run (with a Watch) goes
+// on claiming until it is stopped, and records itself as a crawl run an hour.
 class Run {
 public:
   Run(const std::string& database_url, const core::Config& config, const CrawlOptions& options,
-      const Progress& progress)
+      const Progress& progress, std::chrono::steady_clock::time_point deadline,
+      internal::Watch* watch)
       : m_database_url(database_url),
         m_config(config),
         m_options(options),
         m_progress(progress),
-        m_started(core::now()),
-        m_deadline(std::chrono::steady_clock::now() +
-                   std::chrono::seconds(options.deadline_seconds.value_or(365L * 86400))),
+        m_deadline(deadline),
+        m_watch(watch),
         m_workers(worker_count(options)),
         m_queue(m_workers * k_queue_per_worker) {}
 
   CrawlSummary execute();
 
 private:
+  // The feeds claimed and not yet handed to a worker, and where the claims stand.
+  struct Flow {
+    std::unordered_map<std::uint64_t, store::FeedRecord> in_flight;
+    std::int64_t cursor = 0; // with --all: the highest feed id claimed so far
+    bool exhausted = false;  // the last claim found nothing (more) to claim
+  };
+
   static std::size_t worker_count(const CrawlOptions& options);
-  void fetch_all(store::Database& claims, std::int64_t run_id);
-  void write_history(store::Database& claims, std::int64_t run_id, bool last);
+  void fetch_all(store::Database& claims);
+  void claim(store::Database& claims, fetch::TransferPool& pool, Flow& flow);
+  void tend(store::Database& claims, const fetch::Pacer& pacer, const fetch::TransferPool& pool);
+  void follow_watch(store::Database& claims, fetch::TransferPool& pool, Flow& flow);
+  void rest(store::Database& claims, const fetch::Pacer& pacer);
+  std::optional<ArtSummary> fetch_art();
+  void report_batch(const std::optional<ArtSummary>& art, bool idle);
+  bool batch_has_work();
+  bool claims_held() const;
+  void wait_until_stored();
+  void begin_run(store::Database& claims);
+  void next_run_when_due(store::Database& claims, const fetch::Pacer& pacer);
+  void finish_run(store::Database& claims);
+  void save_paces(store::Database& claims, const fetch::Pacer& pacer);
+  void write_history(store::Database& claims, bool last);
+  void store_history(store::Database& claims, const model::CrawlFigures& run,
+                     store::HistoryDelta delta, bool last);
   void record(const Job& job, model::FetchKind kind, std::int64_t new_episodes = 0);
   bool may_claim() const;
   void work();
@@ -219,18 +320,38 @@ private:
   const core::Config& m_config;
   const CrawlOptions& m_options;
   const Progress& m_progress;
-  const std::int64_t m_started;
   const std::chrono::steady_clock::time_point m_deadline;
+  internal::Watch* const m_watch; // nullptr: one crawl
   const std::size_t m_workers;
   core::BoundedQueue<Job> m_queue;
-  std::mutex m_mutex; // guards the members below
+  std::mutex m_mutex; // guards the members below, up to the fetching thread's
+  std::condition_variable m_job_done;
   CrawlSummary m_summary;
   std::mt19937_64 m_random{std::random_device{}()};
   std::exception_ptr m_error;
   std::atomic<bool> m_failed{false};
   model::CrawlFigures m_run_figures; // the run's, for its history row
   store::HistoryDelta m_history;     // since the last history write
-  HostHours m_held_hosts;            // the fetching thread's: host-hours not written yet
+  std::int64_t m_recorded = 0;       // fetches recorded
+  std::int64_t m_jobs_pushed = 0;    // handed to the workers
+  std::int64_t m_jobs_done = 0;      // and done with by them
+  // The fetching thread's.
+  HostHours m_held_hosts; // host-hours not written yet
+  PaceLedger m_paces;
+  std::int64_t m_run_id = 0;
+  std::int64_t m_run_started = 0;
+  CrawlSummary m_run_base; // the summary when the run began
+  std::int64_t m_recorded_at_save = 0;
+  std::chrono::steady_clock::time_point m_paces_saved = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point m_slowest_found = m_paces_saved;
+  // A watching run's.
+  bool m_stopping = false;
+  std::chrono::steady_clock::time_point m_run_ends = std::chrono::steady_clock::time_point::max();
+  CrawlSummary m_reported; // the summary at the last batch reported
+  std::chrono::steady_clock::time_point m_reported_at = m_paces_saved;
+  std::int64_t m_batch_urgent = 0;
+  std::int64_t m_fetched_at_art = 0;                               // m_summary.fetched then
+  std::chrono::steady_clock::time_point m_art_due = m_paces_saved; // the next pass at the latest
 };
 
 std::size_t Run::worker_count(const CrawlOptions& options) {
@@ -241,14 +362,14 @@ std::size_t Run::worker_count(const CrawlOptions& options) {
 
 CrawlSummary Run::execute() {
   store::Database claims(m_database_url);
-  const std::int64_t run_id = store::CrawlHistory(claims).begin_crawl_run(m_started);
+  begin_run(claims);
   std::vector<std::thread> workers;
   workers.reserve(m_workers);
   for (std::size_t i = 0; i < m_workers; ++i) {
     workers.emplace_back([this] { work(); });
   }
   try {
-    fetch_all(claims, run_id);
+    fetch_all(claims);
   } catch (...) {
     std::lock_guard lock(m_mutex);
     m_error = m_error ? m_error : std::current_exception();
@@ -258,18 +379,55 @@ CrawlSummary Run::execute() {
     worker.join();
   }
   if (m_error) {
-    write_history(claims, run_id, true);
+    // A watcher that lost the database says so once, and connects again.
+    if (m_watch == nullptr || !is_connection_lost(m_error)) {
+      write_history(claims, true);
+    }
     std::rethrow_exception(m_error);
   }
+  finish_run(claims);
+  return m_summary;
+}
+
+void Run::begin_run(store::Database& claims) {
+  m_run_started = core::now();
+  m_run_id = store::CrawlHistory(claims).begin_crawl_run(m_run_started);
+  if (m_watch != nullptr) {
+    m_run_ends = std::chrono::steady_clock::now() + k_watch_run_length;
+  }
+}
+
+// A watcher's hour is over: its run ends as a crawl's does, and the next begins.
+void Run::next_run_when_due(store::Database& claims, const fetch::Pacer& pacer) {
+  if (std::chrono::steady_clock::now() < m_run_ends) {
+    return;
+  }
+  save_paces(claims, pacer);
+  finish_run(claims);
+  begin_run(claims);
+  m_paces.start_run(pacer);
+}
+
+// The run's row gets its totals and figures, and the history is pruned.
+void Run::finish_run(store::Database& claims) {
   model::CrawlRunStats totals;
-  totals.started_at = m_started;
+  model::CrawlFigures figures;
+  store::HistoryDelta delta;
+  {
+    std::lock_guard lock(m_mutex);
+    const CrawlSummary run = since(m_summary, m_run_base);
+    m_run_base = m_summary;
+    totals.fetched = run.fetched;
+    totals.not_modified = run.not_modified;
+    totals.failed = run.failed;
+    totals.new_episodes = run.new_episodes;
+    figures = std::exchange(m_run_figures, {});
+    delta = std::exchange(m_history, {});
+  }
+  totals.started_at = m_run_started;
   totals.finished_at = core::now();
-  totals.fetched = m_summary.fetched;
-  totals.not_modified = m_summary.not_modified;
-  totals.failed = m_summary.failed;
-  totals.new_episodes = m_summary.new_episodes;
-  store::CrawlHistory(claims).finish_crawl_run(run_id, totals);
-  write_history(claims, run_id, true);
+  store::CrawlHistory(claims).finish_crawl_run(m_run_id, totals);
+  store_history(claims, figures, std::move(delta), true);
   try {
     const std::int64_t pruned = store::CrawlHistory(claims).prune_history(
         *totals.finished_at - std::int64_t{m_config.crawl.history_days} * k_day_seconds);
@@ -279,19 +437,31 @@ CrawlSummary Run::execute() {
   } catch (const core::EnvironmentError& error) {
     spdlog::warn("the crawl history was not pruned: {}", error.what());
   }
-  return m_summary;
 }
 
-// The history is the crawl's account of itself, not its work: a write that fails is logged and
-// the crawl goes on.
-void Run::write_history(store::Database& claims, std::int64_t run_id, bool last) {
+void Run::save_paces(store::Database& claims, const fetch::Pacer& pacer) {
+  store::CrawlHistory(claims).save_host_paces(m_run_id, m_paces.changed(pacer), core::now());
+  write_history(claims, false);
+  m_paces_saved = std::chrono::steady_clock::now();
+}
+
+// What the run saw since the last write: the run's figures so far, and the hours' additions.
+void Run::write_history(store::Database& claims, bool last) {
   model::CrawlFigures run;
   store::HistoryDelta delta;
   {
     std::lock_guard lock(m_mutex);
     run = m_run_figures;
     delta = std::exchange(m_history, {});
+    m_recorded_at_save = m_recorded;
   }
+  store_history(claims, run, std::move(delta), last);
+}
+
+// The history is the crawl's account of itself, not its work: a write that fails is logged and
+// the crawl goes on.
+void Run::store_history(store::Database& claims, const model::CrawlFigures& run,
+                        store::HistoryDelta delta, bool last) {
   // Host-hours are held until their hour is over (or the run ends), then ranked once: a run
   // writes at most 3 x k_history_hosts_per_rank hosts an hour.
   for (auto& [key, figures] : delta.host_hours) {
@@ -311,7 +481,7 @@ void Run::write_history(store::Database& claims, std::int64_t run_id, bool last)
   }
   keep_ranked_hosts(delta.host_hours, k_history_hosts_per_rank);
   try {
-    store::CrawlHistory(claims).add_history(run_id, run, delta);
+    store::CrawlHistory(claims).add_history(m_run_id, run, delta);
   } catch (const core::EnvironmentError& error) {
     spdlog::warn("the crawl history was not written: {}", error.what());
   }
@@ -331,100 +501,273 @@ void Run::record(const Job& job, model::FetchKind kind, std::int64_t new_episode
     figures->add(kind, seconds, bytes);
     figures->new_episodes += new_episodes;
   }
+  ++m_recorded;
 }
 
 bool Run::may_claim() const {
-  if (m_failed || std::chrono::steady_clock::now() >= m_deadline) {
+  if (m_failed || m_stopping || std::chrono::steady_clock::now() >= m_deadline) {
     return false;
   }
   return !m_options.limit || m_summary.claimed < *m_options.limit;
 }
 
-// Claims feeds as transfer slots free up and hands every finished transfer to the workers.
-void Run::fetch_all(store::Database& claims, std::int64_t run_id) {
-  const int concurrency = std::max(1, m_options.concurrency);
+// Claims feeds as transfer slots free up and hands every finished transfer to the workers; a
+// watching run rests when it has nothing in flight, until it is stopped.
+void Run::fetch_all(store::Database& claims) {
   fetch::Pacer pacer(m_config.crawl);
   pacer.learn(store::CrawlHistory(claims).load_host_paces());
-  fetch::TransferPool pool(m_config.fetch, concurrency, pacer);
-  auto paces_saved = std::chrono::steady_clock::now();
-  auto slowest_found = paces_saved;
-  const auto save_paces = [&] {
-    store::CrawlHistory(claims).save_host_paces(run_id, pace_records(pacer), core::now());
-    write_history(claims, run_id, false);
-    paces_saved = std::chrono::steady_clock::now();
-  };
-  std::unordered_map<std::uint64_t, store::FeedRecord> in_flight;
-  const std::int64_t lease = lease_seconds(m_config.fetch);
-  std::int64_t cursor = 0; // with --all: the highest feed id claimed so far
-  bool exhausted = false;
+  fetch::TransferPool pool(m_config.fetch, std::max(1, m_options.concurrency), pacer);
+  Flow flow;
   const auto on_done = [&](std::uint64_t tag, fetch::FetchResult result) {
-    auto node = in_flight.extract(tag);
+    auto node = flow.in_flight.extract(tag);
+    {
+      std::lock_guard lock(m_mutex);
+      ++m_jobs_pushed;
+    }
     m_queue.push(Job{std::move(node.mapped()), std::move(result)});
   };
   while (true) {
-    // Claimed feeds fill the free transfer slots. After perform() every feed still waiting
-    // waits for its host's pace (or for a slot), so it holds none; at most k_claimed_per_slot
-    // feeds a slot are claimed in all.
-    const auto free_slots =
-        std::min(static_cast<std::int64_t>(concurrency) - static_cast<std::int64_t>(pool.running()),
-                 k_claimed_per_slot * concurrency - static_cast<std::int64_t>(in_flight.size()));
-    if (!exhausted && free_slots > 0 && may_claim()) {
-      std::int64_t batch = std::min<std::int64_t>(free_slots, k_max_claim_batch);
-      if (m_options.limit) {
-        batch = std::min(batch, *m_options.limit - m_summary.claimed);
-      }
-      const auto claimed = store::CrawlList(claims).claim_due_feeds(
-          static_cast<int>(batch), m_options.all, core::now(), lease, cursor);
-      exhausted = claimed.empty();
-      for (const auto& feed : claimed) {
-        cursor = std::max(cursor, feed.id);
-        fetch::FetchRequest request;
-        request.url = feed.url;
-        request.etag = feed.etag;
-        request.last_modified = feed.last_modified;
-        in_flight.emplace(static_cast<std::uint64_t>(feed.id), feed);
-        pool.add(static_cast<std::uint64_t>(feed.id), request);
-      }
-      std::lock_guard lock(m_mutex);
-      m_summary.claimed += static_cast<std::int64_t>(claimed.size());
+    if (m_watch != nullptr) {
+      follow_watch(claims, pool, flow);
     }
-    if (in_flight.empty() && (exhausted || !may_claim())) {
-      save_paces();
-      return;
+    claim(claims, pool, flow);
+    if (flow.in_flight.empty() && (flow.exhausted || !may_claim() || claims_held())) {
+      if (m_watch == nullptr || !may_claim()) {
+        save_paces(claims, pacer);
+        return;
+      }
+      rest(claims, pacer);
+      continue;
     }
     pool.perform(on_done, 100);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - paces_saved >= k_pace_save_interval) {
-      save_paces();
+    tend(claims, pacer, pool);
+  }
+}
+
+void Run::claim(store::Database& claims, fetch::TransferPool& pool, Flow& flow) {
+  // Claimed feeds fill the free transfer slots. After perform() every feed still waiting
+  // waits for its host's pace (or for a slot), so it holds none; at most k_claimed_per_slot
+  // feeds a slot are claimed in all.
+  const auto concurrency = static_cast<std::int64_t>(std::max(1, m_options.concurrency));
+  const auto free_slots =
+      std::min(concurrency - static_cast<std::int64_t>(pool.running()),
+               k_claimed_per_slot * concurrency - static_cast<std::int64_t>(flow.in_flight.size()));
+  if (free_slots <= 0 || !may_claim()) {
+    return;
+  }
+  std::int64_t batch = std::min<std::int64_t>(free_slots, k_max_claim_batch);
+  if (m_options.limit) {
+    batch = std::min(batch, *m_options.limit - m_summary.claimed);
+  }
+  const std::int64_t now = core::now();
+  const std::int64_t lease = lease_seconds(m_config.fetch);
+  std::vector<store::FeedRecord> claimed;
+  if (m_watch != nullptr) {
+    // Feeds announced urgent go ahead of the others due, and of a pass over the cover art.
+    claimed = store::CrawlList(claims).claim_feeds(
+        m_watch->take_urgent(static_cast<std::size_t>(batch)), now, lease);
+    m_batch_urgent += static_cast<std::int64_t>(claimed.size());
+  }
+  if (!flow.exhausted && !claims_held() && batch > static_cast<std::int64_t>(claimed.size())) {
+    auto due = store::CrawlList(claims).claim_due_feeds(
+        static_cast<int>(batch - static_cast<std::int64_t>(claimed.size())), m_options.all, now,
+        lease, flow.cursor);
+    flow.exhausted = due.empty();
+    if (flow.exhausted && m_watch != nullptr) {
+      m_watch->rest_until(store::CrawlList(claims).next_due_at(now), now);
     }
-    if (now - slowest_found >= k_slowest_hosts_interval) {
-      slowest_found = now;
-      std::vector<std::string> slowest;
-      for (const auto& [host, feeds] : pool.most_waiting(k_slowest_hosts)) {
-        slowest.push_back(host + " (" + std::to_string(feeds) + " waiting)");
-      }
+    claimed.insert(claimed.end(), std::make_move_iterator(due.begin()),
+                   std::make_move_iterator(due.end()));
+  }
+  std::int64_t added = 0;
+  for (const auto& feed : claimed) {
+    flow.cursor = std::max(flow.cursor, feed.id);
+    // A feed still in flight from a claim whose lease ran out is not asked twice.
+    if (!flow.in_flight.emplace(static_cast<std::uint64_t>(feed.id), feed).second) {
+      continue;
+    }
+    fetch::FetchRequest request;
+    request.url = feed.url;
+    request.etag = feed.etag;
+    request.last_modified = feed.last_modified;
+    pool.add(static_cast<std::uint64_t>(feed.id), request);
+    ++added;
+  }
+  std::lock_guard lock(m_mutex);
+  m_summary.claimed += added;
+}
+
+// Between transfers: the history and the hosts' paces every k_pace_save_interval, the slowest
+// hosts for the progress line; a watcher's hourly run, and its report when it never runs dry.
+void Run::tend(store::Database& claims, const fetch::Pacer& pacer,
+               const fetch::TransferPool& pool) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - m_paces_saved >= k_pace_save_interval) {
+    bool recorded = true;
+    if (m_watch != nullptr) {
       std::lock_guard lock(m_mutex);
-      m_summary.slowest_hosts = std::move(slowest);
+      recorded = m_recorded != m_recorded_at_save;
+    }
+    if (recorded) {
+      save_paces(claims, pacer);
     }
   }
+  if (now - m_slowest_found >= k_slowest_hosts_interval) {
+    m_slowest_found = now;
+    std::vector<std::string> slowest;
+    for (const auto& [host, feeds] : pool.most_waiting(k_slowest_hosts)) {
+      slowest.push_back(host + " (" + std::to_string(feeds) + " waiting)");
+    }
+    std::lock_guard lock(m_mutex);
+    m_summary.slowest_hosts = std::move(slowest);
+  }
+  if (m_watch == nullptr) {
+    return;
+  }
+  next_run_when_due(claims, pacer);
+  if (now - m_reported_at >= k_batch_report_interval && batch_has_work()) {
+    report_batch(std::nullopt, false);
+  }
+}
+
+// A watcher's look around between transfers: its stop signal, the feeds announced urgent, and,
+// when the last claim found nothing, whether a feed has fallen due since (one indexed read).
+void Run::follow_watch(store::Database& claims, fetch::TransferPool& pool, Flow& flow) {
+  if (!m_stopping && m_watch->stop_requested()) {
+    m_stopping = true;
+    // A second signal ends the process, as it would have.
+    m_watch->options().stop->restore();
+    pool.stop_starting("not asked: the crawler stopped");
+    spdlog::info("crawl --watch: stopping, finishing {} transfers in flight", pool.running());
+  }
+  if (m_stopping) {
+    return;
+  }
+  m_watch->hear();
+  if (flow.exhausted && !m_watch->has_urgent() && m_watch->time_to_look()) {
+    const std::int64_t now = core::now();
+    const auto next = store::CrawlList(claims).next_due_at(now);
+    if (next && *next <= now) {
+      flow.exhausted = false;
+    } else {
+      m_watch->rest_until(next, now);
+    }
+  }
+}
+
+// A watcher with nothing in flight: the batch is stored, recorded and reported, the cover art
+// fetched when due, and the watcher sleeps until a feed falls due or is announced urgent.
+void Run::rest(store::Database& claims, const fetch::Pacer& pacer) {
+  wait_until_stored();
+  if (m_failed) {
+    return;
+  }
+  const bool worked = batch_has_work();
+  if (worked) {
+    save_paces(claims, pacer);
+  }
+  std::optional<ArtSummary> art;
+  bool stored;
+  {
+    std::lock_guard lock(m_mutex);
+    stored = m_summary.fetched > m_fetched_at_art;
+  }
+  if (m_watch->options().art && (stored || std::chrono::steady_clock::now() >= m_art_due)) {
+    art = fetch_art();
+  }
+  if (worked || (art && art->claimed > 0)) {
+    report_batch(art, true);
+  }
+  next_run_when_due(claims, pacer);
+  auto until = std::min(m_deadline, m_run_ends);
+  if (m_watch->options().art) {
+    until = std::min(until, m_art_due);
+  }
+  m_watch->sleep(until);
+}
+
+// The cover art that is due, as a crawl fetches it after its feeds; it claims no more images
+// once a feed is announced urgent or the watcher is stopped. A failure other than the database's
+// is logged, and the next pass is k_art_interval away.
+std::optional<ArtSummary> Run::fetch_art() {
+  ArtOptions options;
+  options.concurrency = std::min(m_options.concurrency, m_watch->options().art_concurrency);
+  if (m_options.deadline_seconds) {
+    options.deadline = m_deadline;
+  }
+  options.keep_claiming = [this] {
+    m_watch->hear();
+    return !m_watch->has_urgent() && !m_watch->stop_requested();
+  };
+  {
+    std::lock_guard lock(m_mutex);
+    m_fetched_at_art = m_summary.fetched;
+  }
+  m_art_due = std::chrono::steady_clock::now() + k_art_interval;
+  try {
+    return refresh_artwork(m_database_url, m_config, options);
+  } catch (const store::ConnectionLost&) {
+    throw;
+  } catch (const core::EnvironmentError& error) {
+    spdlog::warn("crawl --watch: cover art: {}", error.what());
+    return std::nullopt;
+  }
+}
+
+void Run::report_batch(const std::optional<ArtSummary>& art, bool idle) {
+  WatchBatch batch;
+  {
+    std::lock_guard lock(m_mutex);
+    batch.feeds = since(m_summary, m_reported);
+    m_reported = m_summary;
+  }
+  batch.urgent = std::exchange(m_batch_urgent, 0);
+  batch.art = art;
+  if (idle) {
+    batch.next_look_at = m_watch->next_look_at();
+  }
+  m_reported_at = std::chrono::steady_clock::now();
+  if (m_watch->options().on_batch) {
+    m_watch->options().on_batch(batch);
+  }
+}
+
+bool Run::batch_has_work() {
+  std::lock_guard lock(m_mutex);
+  return m_summary.claimed != m_reported.claimed;
+}
+
+// A busy watcher whose cover art is overdue claims nothing until its transfers are done, so
+// that the art pass runs (its images are fetched with the transfer slots the feeds leave).
+bool Run::claims_held() const {
+  return m_watch != nullptr && m_watch->options().art &&
+         std::chrono::steady_clock::now() >= m_art_due;
+}
+
+void Run::wait_until_stored() {
+  std::unique_lock lock(m_mutex);
+  m_job_done.wait(lock, [this] { return m_jobs_done == m_jobs_pushed || m_failed; });
 }
 
 void Run::work() {
   std::unique_ptr<store::Database> database;
   while (auto job = m_queue.pop()) {
-    if (m_failed) {
-      continue; // drain, so the fetching thread never blocks on a full queue
-    }
-    try {
-      if (!database) {
-        database = std::make_unique<store::Database>(m_database_url);
+    // After a failure the queue is drained, so the fetching thread never blocks on a full one.
+    if (!m_failed) {
+      try {
+        if (!database) {
+          database = std::make_unique<store::Database>(m_database_url);
+        }
+        process(*database, *job);
+      } catch (...) {
+        std::lock_guard lock(m_mutex);
+        m_error = m_error ? m_error : std::current_exception();
+        m_failed = true;
       }
-      process(*database, *job);
-    } catch (...) {
-      std::lock_guard lock(m_mutex);
-      m_error = m_error ? m_error : std::current_exception();
-      m_failed = true;
     }
+    std::lock_guard lock(m_mutex);
+    ++m_jobs_done;
+    m_job_done.notify_all();
   }
 }
 
@@ -588,8 +931,50 @@ std::int64_t refresh_seconds(const feed::Show& show, const core::CrawlConfig& co
 
 CrawlSummary run_crawl(const std::string& database_url, const core::Config& config,
                        const CrawlOptions& options, const Progress& progress) {
-  Run run(database_url, config, options, progress);
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      (options.deadline_seconds ? std::chrono::seconds(*options.deadline_seconds) : k_far_away);
+  Run run(database_url, config, options, progress, deadline, nullptr);
   return run.execute();
+}
+
+CrawlSummary watch_feeds(const std::string& database_url, const core::Config& config,
+                         const CrawlOptions& options, const WatchOptions& watch) {
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      (options.deadline_seconds ? std::chrono::seconds(*options.deadline_seconds) : k_far_away);
+  CrawlOptions watching = options;
+  watching.limit.reset();
+  watching.all = false;
+  const Progress no_progress;
+  bool lost = false;
+  while (true) {
+    try {
+      internal::Watch listening(database_url, watch);
+      Run run(database_url, config, watching, no_progress, deadline, &listening);
+      if (lost) {
+        spdlog::info("crawl --watch: the database is reachable again");
+        lost = false;
+      }
+      return run.execute();
+    } catch (const store::ConnectionLost& error) {
+      if (!lost) {
+        spdlog::warn("crawl --watch: {}; connecting again every {} s", error.what(),
+                     k_reconnect_pause.count());
+      }
+      lost = true;
+    }
+    const auto pause = std::min<std::chrono::steady_clock::duration>(
+        k_reconnect_pause, deadline - std::chrono::steady_clock::now());
+    if (pause <= std::chrono::steady_clock::duration::zero() ||
+        (watch.stop != nullptr &&
+         watch.stop->wait_for(std::chrono::ceil<std::chrono::milliseconds>(pause)))) {
+      return {};
+    }
+    if (watch.stop == nullptr) {
+      std::this_thread::sleep_for(pause);
+    }
+  }
 }
 
 } // namespace podcrawl::crawl

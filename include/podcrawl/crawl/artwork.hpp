@@ -13,6 +13,9 @@ namespace podcrawl::crawl {
 struct ArtOptions {
   int concurrency = 16;                                          // images in flight at once
   std::optional<std::chrono::steady_clock::time_point> deadline; // claim none after this
+  // Asked between transfers: once it returns false, no image is claimed or asked any more (those
+  // claimed and not asked are handed back, due at once); the transfers in flight end.
+  std::function<bool()> keep_claiming;
 };
 
 struct ArtSummary {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "podcrawl/core/config.hpp"
+#include "podcrawl/core/stop_signals.hpp"
+#include "podcrawl/crawl/artwork.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/fetch/fetcher.hpp"
 
@@ -41,6 +43,44 @@ using Progress = std::function<void(const CrawlSummary&)>;
 // environment failures (the database) throw.
 CrawlSummary run_crawl(const std::string& database_url, const core::Config& config,
                        const CrawlOptions& options, const Progress& progress);
+
+// What a watching crawl did between two reports: from the moment it found feeds due until it
+// had nothing in flight again (or a minute of it, when it never runs dry), and the cover art it
+// fetched then.
+struct WatchBatch {
+  CrawlSummary feeds;            // the batch's own counts
+  std::int64_t urgent = 0;       // of its feeds, those claimed as they were announced urgent
+  std::optional<ArtSummary> art; // when a pass over the cover art due ran after it
+  // When the watcher looks for due feeds next, unless woken before (Unix seconds); nullopt
+  // while it is busy.
+  std::optional<std::int64_t> next_look_at;
+};
+
+struct WatchOptions {
+  // Ends the watch when it fires: no feed is claimed after it, the transfers in flight finish
+  // and are recorded, and the feeds claimed but not yet asked are handed back, due at once. Its
+  // old dispositions are restored then, so that a second signal ends the process. nullptr: the
+  // watch ends only at CrawlOptions::deadline_seconds.
+  core::StopSignals* stop = nullptr;
+  bool art = true;         // fetch the cover art that is due between batches
+  int art_concurrency = 8; // images in flight at once then
+  // Called on the watching thread after each batch.
+  std::function<void(const WatchBatch&)> on_batch;
+};
+
+// Stay up and fetch feeds as they fall due: run_crawl's claims, transfers, bounds and records,
+// without an end. Feeds announced urgent (store::UrgentFeeds, on a connection of its own) are
+// claimed at once, ahead of the others due. With nothing due, the watcher sleeps until the next
+// feed falls due, at most a minute (feeds added since, leases that ran out), and asks the
+// database nothing meanwhile. Between batches, and at least every 15 minutes, it fetches the
+// cover art that is due, as a crawl does after its feeds. What it sees is recorded as a crawl run
+// an hour, so that `stats` and `report` read a watcher as they read crawls. A lost database
+// connection is logged once and retried every few seconds; only other environment failures
+// throw. Returns once watch.stop fires (or the deadline passes) and the transfers in flight are
+// recorded, with the totals since the database was last reached. options.limit and options.all
+// do not apply.
+CrawlSummary watch_feeds(const std::string& database_url, const core::Config& config,
+                         const CrawlOptions& options, const WatchOptions& watch);
 
 // What one failed fetch adds to its feed's failure score: the weight of its kind. `outcome` is
 // the fetch's; `ok` stands for a document that arrived but did not parse (not a feed, or
