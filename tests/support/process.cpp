@@ -172,13 +172,24 @@ bool ChildProcess::read_until(std::chrono::steady_clock::time_point deadline) {
 
 std::optional<std::string> ChildProcess::wait_for_output(std::string_view text,
                                                          std::chrono::milliseconds timeout) {
+  return wait_for_text(m_collected_out, m_out, text, timeout);
+}
+
+std::optional<std::string> ChildProcess::wait_for_log(std::string_view text,
+                                                      std::chrono::milliseconds timeout) {
+  return wait_for_text(m_collected_err, m_err, text, timeout);
+}
+
+std::optional<std::string> ChildProcess::wait_for_text(const std::string& collected, const int& fd,
+                                                       std::string_view text,
+                                                       std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (m_collected_out.find(text) == std::string::npos) {
-    if (m_result || m_out < 0 || !read_until(deadline)) {
+  while (collected.find(text) == std::string::npos) {
+    if (m_result || fd < 0 || !read_until(deadline)) {
       return std::nullopt;
     }
   }
-  return m_collected_out;
+  return collected;
 }
 
 std::optional<ProcessResult> ChildProcess::wait_for(std::chrono::milliseconds timeout) {

@@ -43,11 +43,17 @@ public:
   // nullopt when the text did not come (the child ended, or the time ran out).
   std::optional<std::string> wait_for_output(std::string_view text,
                                              std::chrono::milliseconds timeout);
+  // The same for its stderr (its log): all of it so far, once it holds text.
+  std::optional<std::string> wait_for_log(std::string_view text, std::chrono::milliseconds timeout);
   // Wait until the child has closed its output and exited, at most timeout; nullopt when it
   // still runs then. Once it returned a result, the child is reaped and it returns the same.
   std::optional<ProcessResult> wait_for(std::chrono::milliseconds timeout);
 
 private:
+  // Wait until `collected` (read from fd) holds text, at most timeout.
+  std::optional<std::string> wait_for_text(const std::string& collected, const int& fd,
+                                           std::string_view text,
+                                           std::chrono::milliseconds timeout);
   // Read what the child wrote until one of its pipes had something or closed; false when the
   // deadline passed first.
   bool read_until(std::chrono::steady_clock::time_point deadline);
