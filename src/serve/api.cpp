@@ -102,6 +102,18 @@ private:
   std::map<std::string, std::string> m_fields;
 };
 
+// The items of a comma list, white space trimmed, empty ones kept, in order; none for "".
+std::vector<std::string_view> comma_items(std::string_view list) {
+  std::vector<std::string_view> items;
+  std::size_t start = 0;
+  while (!list.empty() && start <= list.size()) {
+    const std::size_t end = std::min(list.find(',', start), list.size());
+    items.push_back(core::trim(list.substr(start, end - start)));
+    start = end + 1;
+  }
+  return items;
+}
+
 std::optional<std::int64_t> integer(std::string_view text) {
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -181,11 +193,7 @@ public:
       m_ok = false;
       return;
     }
-    std::size_t start = 0;
-    while (start <= value->size()) {
-      const std::size_t end = std::min(value->find(',', start), value->size());
-      const std::string_view part = core::trim(std::string_view(*value).substr(start, end - start));
-      start = end + 1;
+    for (const std::string_view part : comma_items(*value)) {
       const auto id = integer(part);
       if (!id || *id < 1 || request.ids.size() == model::k_api_max_ids) {
         m_ok = false;
@@ -200,11 +208,7 @@ public:
   std::vector<std::string> list(std::string_view name) {
     std::vector<std::string> items;
     const std::string value = optional_text(name, k_max_filter_bytes);
-    std::size_t start = 0;
-    while (!value.empty() && start <= value.size()) {
-      const std::size_t end = std::min(value.find(',', start), value.size());
-      const auto part = core::trim(std::string_view(value).substr(start, end - start));
-      start = end + 1;
+    for (const std::string_view part : comma_items(value)) {
       if (!part.empty()) {
         items.push_back(core::ascii_lower(part));
       }

@@ -464,7 +464,7 @@ struct LiveDirectory::Impl {
   // answer when the endpoint needs a key the request does not hold.
   std::variant<std::string, http::Response> requester(const http::Request& request,
                                                       internal::Endpoint endpoint, bool may_load) {
-    if (!internal::needs_key(endpoint) || options.api.open) {
+    if (answered_without_key(endpoint)) {
       return "address " + request.client_address;
     }
     const Credentials credentials{request.header("X-Auth-Key"), request.header("X-Auth-Date"),
@@ -491,8 +491,18 @@ struct LiveDirectory::Impl {
 
   http::Response api_page_answer(const http::Request& request, const http::CachedPage& page,
                                  internal::Endpoint endpoint, std::int64_t at) const {
-    http::Response response = answer_page(request, page, at, 200);
-    if (!internal::needs_key(endpoint) || options.api.open) {
+    return with_cors(answer_page(request, page, at, 200), endpoint);
+  }
+
+  // Whether the endpoint answers requests without a key: it needs none, or the operator opened
+  // the API.
+  bool answered_without_key(internal::Endpoint endpoint) const {
+    return !internal::needs_key(endpoint) || options.api.open;
+  }
+
+  // An answer of the endpoint, which web apps may read when it needs no key.
+  http::Response with_cors(http::Response response, internal::Endpoint endpoint) const {
+    if (answered_without_key(endpoint)) {
       response.headers.emplace_back("Access-Control-Allow-Origin", "*");
     }
     return response;
@@ -519,11 +529,7 @@ struct LiveDirectory::Impl {
     }
     const auto asked = internal::read_api_request(endpoint, request.query, wall_clock());
     if (!asked) {
-      auto response = json_answer(400, render::api::invalid_parameters_answer());
-      if (!internal::needs_key(endpoint) || options.api.open) {
-        response.headers.emplace_back("Access-Control-Allow-Origin", "*");
-      }
-      return response;
+      return with_cors(json_answer(400, render::api::invalid_parameters_answer()), endpoint);
     }
     const std::string key = internal::cache_key(*asked);
     const auto coding = wanted_coding(request);
@@ -558,20 +564,21 @@ struct LiveDirectory::Impl {
   // the directory knows to be fetched now. It is marked urgent (a watching crawler fetches it at
   // once, a cron run first), at most once a minute per feed; an unknown feed is not added.
   http::Response pubnotify_answer(const http::Request& request, const std::string& who) {
-    const auto asked = internal::read_api_request(internal::Endpoint::hub_pubnotify,
-                                                  internal::parameters_of(request), wall_clock());
+    constexpr auto k_pubnotify = internal::Endpoint::hub_pubnotify;
+    const auto asked =
+        internal::read_api_request(k_pubnotify, internal::parameters_of(request), wall_clock());
     if (!asked) {
-      return keyless(json_answer(400, render::api::invalid_parameters_answer()));
+      return with_cors(json_answer(400, render::api::invalid_parameters_answer()), k_pubnotify);
     }
     if (auto refusal = over_budget(who)) {
-      return keyless(std::move(*refusal));
+      return with_cors(std::move(*refusal), k_pubnotify);
     }
     const std::string feed =
         asked->ids.empty() ? "url " + asked->text : "id " + asked->id_texts.front();
     if (const auto wait = pubnotify_budget.take(feed, steady_milliseconds())) {
       http::Response response = json_answer(429, render::api::pubnotify_answer(false, true));
       response.headers.emplace_back("Retry-After", std::to_string(*wait));
-      return keyless(std::move(response));
+      return with_cors(std::move(response), k_pubnotify);
     }
     std::optional<std::int64_t> marked;
     with_database([&](store::Database& database, render::Renderer&) -> Page {
@@ -586,13 +593,8 @@ struct LiveDirectory::Impl {
       }
       return nullptr;
     });
-    return keyless(json_answer(200, render::api::pubnotify_answer(marked.has_value(), false)));
-  }
-
-  // An answer to a keyless endpoint: web apps may read it.
-  static http::Response keyless(http::Response response) {
-    response.headers.emplace_back("Access-Control-Allow-Origin", "*");
-    return response;
+    return with_cors(json_answer(200, render::api::pubnotify_answer(marked.has_value(), false)),
+                     k_pubnotify);
   }
 
   static std::int64_t steady_milliseconds() {
@@ -861,8 +863,7 @@ struct LiveDirectory::Impl {
     metrics.observe(to_string(route.kind), response.status, latency);
     if (route.kind == Kind::api) {
       const auto endpoint = *internal::endpoint_of(route.key);
-      const bool keyed =
-          internal::needs_key(endpoint) && !options.api.open && response.status != 401;
+      const bool keyed = !answered_without_key(endpoint) && response.status != 401;
       metrics.observe_api(internal::to_string(endpoint),
                           keyed ? request.header("X-Auth-Key") : std::string(), response.status);
     }
