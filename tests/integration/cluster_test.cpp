@@ -1,10 +1,11 @@
-// The directory against PostgreSQL clusters of the tests' own (scripts/db): the live server
-// across a stop and a start of its database, and every read-only command and the live server on
-// a real streaming replica (pg_basebackup -R) while crawls write to the primary.
+// The directory against PostgreSQL clusters of the tests' own (scripts/db): the live server and
+// a watching crawler across a stop and a start of their database, and every read-only command and
+// the live server on a real streaming replica (pg_basebackup -R) while crawls write to the primary.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "directory_fixture.hpp"
+#include "podcrawl/store/crawl_list.hpp"
+#include "podcrawl/store/database.hpp"
 #include "support/http_client.hpp"
 #include "support/loopback_server.hpp"
 #include "support/own_cluster.hpp"
@@ -168,6 +171,41 @@ TEST_F(OwnClusters, TheLiveDirectoryOutlastsARestartOfItsDatabase) {
   ASSERT_NO_FATAL_FAILURE(crawl_a_new_episode());
   EXPECT_TRUE(wait_for_the_new_episode(port, 30s).has_value());
   EXPECT_EQ(get(port, "/ar/").status, 200);
+}
+
+// A crawler that stays up outlasts a stop and a start of its database: it says so once when it
+// loses it and once when it is back, and a feed marked urgent after the restart is fetched.
+TEST_F(OwnClusters, AWatcherOutlastsARestartOfItsDatabase) {
+  testing::ChildProcess watcher(command(m_primary, {"crawl", "--watch", "--no-art"}));
+  ASSERT_TRUE(watcher.wait_for_log("SIGTERM stops", 60s));
+  const auto stopped = m_primary.script("stop");
+  ASSERT_EQ(stopped.status, 0) << stopped.out;
+  ASSERT_TRUE(watcher.wait_for_log("unreachable", 30s)) << "the loss was not noticed";
+  const auto restarted = m_primary.script("start");
+  ASSERT_EQ(restarted.status, 0) << restarted.out;
+  ASSERT_TRUE(watcher.wait_for_log("the database is reachable again", 30s));
+
+  m_tech->set(testing::tech_feed_with_new_episode(k_new_title), "\"tech-2\"");
+  {
+    store::Database database(m_primary.url());
+    ASSERT_TRUE(store::CrawlList(database).mark_urgent_by_url(m_feeds.url("/tech.xml")));
+  }
+  // Claimed as announced, or found due by the new run's first look if that came first.
+  const auto fetched = watcher.wait_for_log("1 fetched, 0 not modified, 0 failed, 1 new", 30s);
+  ASSERT_TRUE(fetched) << "the urgent feed was not fetched after the restart";
+  EXPECT_NE(podcrawl(m_primary, {"show", m_feeds.url("/tech.xml")}).out.find(k_new_title),
+            std::string::npos);
+  std::size_t lost = 0;
+  for (auto at = fetched->find("unreachable"); at != std::string::npos;
+       at = fetched->find("unreachable", at + 1)) {
+    ++lost;
+  }
+  EXPECT_EQ(lost, 1U) << *fetched;
+
+  watcher.signal(SIGTERM);
+  const auto result = watcher.wait_for(60s);
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->status, 0);
 }
 
 // The read-only commands and the live server run on a hot standby; commands that write say
