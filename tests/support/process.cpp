@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,8 +81,10 @@ ProcessResult finish(const Running& running) {
   }
   close(running.out);
   int status = 0;
-  waitpid(running.pid, &status, 0);
+  rusage usage{};
+  wait4(running.pid, &status, 0, &usage);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.peak_kilobytes = usage.ru_maxrss;
   return result;
 }
 
@@ -204,9 +207,11 @@ std::optional<ProcessResult> ChildProcess::wait_for(std::chrono::milliseconds ti
     }
   }
   int status = 0;
-  waitpid(m_pid, &status, 0);
+  rusage usage{};
+  wait4(m_pid, &status, 0, &usage);
   ProcessResult result;
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.peak_kilobytes = usage.ru_maxrss;
   result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   result.out = std::move(m_collected_out);
   result.err = std::move(m_collected_err);

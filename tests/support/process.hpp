@@ -9,10 +9,11 @@
 namespace podcrawl::testing {
 
 struct ProcessResult {
-  int status = -1; // exit status, or -1 when the process did not exit normally
-  std::string out; // everything written to stdout
-  int signal = 0;  // the signal that ended the process, 0 when it exited
-  std::string err; // everything written to stderr, when the runner collects it
+  int status = -1;         // exit status, or -1 when the process did not exit normally
+  std::string out;         // everything written to stdout
+  int signal = 0;          // the signal that ended the process, 0 when it exited
+  std::string err;         // everything written to stderr, when the runner collects it
+  long peak_kilobytes = 0; // the process's own peak resident set (ru_maxrss)
 };
 
 // Run a program with arguments (no shell) and wait for it; stderr passes through to the test's
