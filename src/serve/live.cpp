@@ -603,8 +603,9 @@ struct LiveDirectory::Impl {
         .count();
   }
 
-  // The shows a search finds, best first: the directory's one search; for search/bytitle only
-  // those whose own fields matched, with `clean` only those not marked explicit.
+  // The shows a search finds, best first: the directory's one search, of shows' own title,
+  // author and notes as Podcast Index's byterm (episodes are not looked in); for search/bytitle
+  // only those whose title matched, with `clean` only those not marked explicit.
   static std::vector<model::DirectoryFeed> search_feeds(store::Database& database,
                                                         const internal::ApiRequest& asked) {
     if (asked.needs_unknown) {
@@ -613,10 +614,11 @@ struct LiveDirectory::Impl {
     model::SearchRequest search;
     search.query = asked.text;
     search.limit = asked.max;
-    const bool own_fields_only = asked.endpoint == internal::Endpoint::search_bytitle;
+    search.episodes = false;
+    const bool title_only = asked.endpoint == internal::Endpoint::search_bytitle;
     std::vector<std::string> slugs;
     for (const auto& result : store::DirectorySearch(database).search(search).results) {
-      if (result.show_matched || !own_fields_only) {
+      if (result.title_matched || !title_only) {
         slugs.push_back(result.show.slug);
       }
     }

@@ -166,60 +166,70 @@ std::string search_candidates(std::string_view table, std::string_view alias,
 // last term, $8 as typed), best first, from offset $4, at most $3: show id, its matching
 // episodes' ids (best first, at most $6), how it matched (2: its title, 1: its author or notes,
 // 0: only episodes), the shows found, the shows matched themselves, the episodes matched. At
-// most $2 shows and $2 episodes are ranked. Each row is matched by the query read in its own
-// search configuration: the distinct readings (`readings`, each with the configurations that
-// read the words so) are looked up as search_candidates says, the rows handed on one at a time
-// until $2 have matched. Read as one disjunction of every reading, a word one language stems to
-// another's common word fetched thousands of rows only to reject them (a search took 400 ms).
-const std::string k_search_matches =
-    "WITH q AS ("
-    "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
-    "   (to_tsquery(c.oid::regconfig, $7::text) || to_tsquery('pg_catalog.simple', $8::text))"
-    "   AS query"
-    "  FROM pg_ts_config c"
-    "), readings AS ("
-    "  SELECT query, array_agg(cfg) AS cfgs FROM q WHERE numnode(query) > 0 GROUP BY query"
-    "), shared AS ("
-    "  SELECT string_agg('(' || query::text || ')', ' | ')::tsquery AS query FROM readings"
-    "  WHERE cardinality(cfgs) > " +
-    std::to_string(k_search_shared_reading) +
-    "), shows_found AS ("
-    "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
-    "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ s.reading THEN 2 ELSE 1 END AS tier,"
-    "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published"
-    "  FROM (" +
-    search_candidates("shows", "s", "s.id, s.search_vector, s.active, s.title, s.language_group") +
-    ") s"
-    "  WHERE s.active AND s.title <> '' AND " +
-    in_language("s") +
-    "  LIMIT $2"
-    "), episodes_found AS ("
-    "  SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, e.reading),"
-    "   e.published"
-    "  FROM (" +
-    search_candidates("episodes", "e",
-                      "e.id, e.show_id, e.search_vector, e.published, e.removed_at") +
-    ") e"
-    "   JOIN shows s ON s.id = e.show_id"
-    // Not `removed_at IS NULL`: the planner would AND the text search index with a whole scan
-    // of an index of current episodes (episodes_show_order_idx), which costs more than it saves.
-    "  WHERE coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND s.title <> '' AND " +
-    in_language("s") +
-    "  LIMIT $2"
-    "), grouped AS ("
-    "  SELECT m.show_id, max(m.tier) AS tier,"
-    "   max(m.rank) FILTER (WHERE m.episode_id = 0) AS show_rank, max(m.rank) AS best_rank,"
-    "   (array_agg(m.episode_id ORDER BY m.rank DESC, m.published DESC NULLS LAST, m.episode_id)"
-    "    FILTER (WHERE m.episode_id <> 0))[1:$6::integer] AS episode_ids"
-    "  FROM (SELECT * FROM shows_found UNION ALL SELECT * FROM episodes_found) m"
-    "  GROUP BY m.show_id"
-    ")"
-    " SELECT g.show_id, coalesce(g.episode_ids, '{}')::text, g.tier, count(*) OVER (),"
-    "  (SELECT count(*) FROM shows_found), (SELECT count(*) FROM episodes_found)"
-    " FROM grouped g JOIN shows s ON s.id = g.show_id"
-    " ORDER BY g.tier DESC, coalesce(g.show_rank, g.best_rank) DESC, s.updated_at DESC,"
-    "  g.show_id"
-    " LIMIT $3 OFFSET $4";
+// most $2 shows and $2 episodes are ranked; without `episodes`, no episode is looked up. Each row
+// is matched by the query read in its own search configuration: the distinct readings (`readings`,
+// each with the configurations that read the words so) are looked up as search_candidates says, the
+// rows handed on one at a time until $2 have matched. Read as one disjunction of every reading, a
+// word one language stems to another's common word fetched thousands of rows only to reject them (a
+// search took 400 ms).
+std::string search_matches(bool episodes) {
+  return "WITH q AS ("
+         "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
+         "   (to_tsquery(c.oid::regconfig, $7::text) || to_tsquery('pg_catalog.simple', $8::text))"
+         "   AS query"
+         "  FROM pg_ts_config c"
+         "), readings AS ("
+         "  SELECT query, array_agg(cfg) AS cfgs FROM q WHERE numnode(query) > 0 GROUP BY query"
+         "), shared AS ("
+         "  SELECT string_agg('(' || query::text || ')', ' | ')::tsquery AS query FROM readings"
+         "  WHERE cardinality(cfgs) > " +
+         std::to_string(k_search_shared_reading) +
+         "), shows_found AS ("
+         "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
+         "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ s.reading THEN 2 ELSE 1 END AS tier,"
+         "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published"
+         "  FROM (" +
+         search_candidates("shows", "s",
+                           "s.id, s.search_vector, s.active, s.title, s.language_group") +
+         ") s"
+         "  WHERE s.active AND s.title <> '' AND " +
+         in_language("s") +
+         "  LIMIT $2"
+         "), episodes_found AS (" +
+         (episodes
+              ? "  SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, "
+                "e.reading),"
+                "   e.published"
+                "  FROM (" +
+                    search_candidates(
+                        "episodes", "e",
+                        "e.id, e.show_id, e.search_vector, e.published, e.removed_at") +
+                    ") e"
+                    "   JOIN shows s ON s.id = e.show_id"
+                    // Not `removed_at IS NULL`: the planner would AND the text search index with a
+                    // whole scan of an index of current episodes (episodes_show_order_idx), which
+                    // costs more than it saves.
+                    "  WHERE coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND"
+                    "   s.title <> '' AND " +
+                    in_language("s") + "  LIMIT $2"
+              : std::string(
+                    "  SELECT 0::bigint, 0::bigint, 0, 0::real, NULL::timestamptz WHERE false")) +
+         "), grouped AS ("
+         "  SELECT m.show_id, max(m.tier) AS tier,"
+         "   max(m.rank) FILTER (WHERE m.episode_id = 0) AS show_rank, max(m.rank) AS best_rank,"
+         "   (array_agg(m.episode_id ORDER BY m.rank DESC, m.published DESC NULLS LAST, "
+         "m.episode_id)"
+         "    FILTER (WHERE m.episode_id <> 0))[1:$6::integer] AS episode_ids"
+         "  FROM (SELECT * FROM shows_found UNION ALL SELECT * FROM episodes_found) m"
+         "  GROUP BY m.show_id"
+         ")"
+         " SELECT g.show_id, coalesce(g.episode_ids, '{}')::text, g.tier, count(*) OVER (),"
+         "  (SELECT count(*) FROM shows_found), (SELECT count(*) FROM episodes_found)"
+         " FROM grouped g JOIN shows s ON s.id = g.show_id"
+         " ORDER BY g.tier DESC, coalesce(g.show_rank, g.best_rank) DESC, s.updated_at DESC,"
+         "  g.show_id"
+         " LIMIT $3 OFFSET $4";
+}
 
 // The title words one edit away from $1, most alike first.
 constexpr const char* k_typo_candidates =
@@ -233,6 +243,7 @@ struct Match {
   std::vector<std::int64_t> episode_ids;
   bool show_matched = false;
   bool corrected = false;
+  bool title_matched = false;
 };
 
 struct Matches {
@@ -258,15 +269,24 @@ std::vector<std::int64_t> ids_of(const std::string& array_text) {
   return ids;
 }
 
-Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text,
-                     const std::string& language, std::int64_t offset, std::int64_t limit) {
-  const auto rows = exec_named(txn, "podcrawl_search_matches", k_search_matches, text.leading,
-                               model::k_search_candidates, limit, offset, language,
-                               model::k_search_episodes_per_show, text.last, text.typed);
+// Where a search looks: its language (empty: every language) and whether in episodes too.
+struct Scope {
+  const std::string& language;
+  bool episodes = true;
+};
+
+Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text, const Scope& scope,
+                     std::int64_t offset, std::int64_t limit) {
+  static const std::string k_with_episodes = search_matches(true);
+  static const std::string k_shows_only = search_matches(false);
+  const auto rows = exec_named(
+      txn, scope.episodes ? "podcrawl_search_matches" : "podcrawl_search_show_matches",
+      scope.episodes ? k_with_episodes : k_shows_only, text.leading, model::k_search_candidates,
+      limit, offset, scope.language, model::k_search_episodes_per_show, text.last, text.typed);
   Matches matches;
   for (const auto& row : rows) {
-    matches.page.push_back(
-        {row[0].as<std::int64_t>(), ids_of(row[1].as<std::string>()), row[2].as<int>() > 0, false});
+    matches.page.push_back({row[0].as<std::int64_t>(), ids_of(row[1].as<std::string>()),
+                            row[2].as<int>() > 0, false, row[2].as<int>() == 2});
   }
   if (!rows.empty()) {
     matches.total = rows[0][3].as<std::int64_t>();
@@ -301,10 +321,10 @@ analysis::Alternatives typo_alternatives(SnapshotTransaction& txn, const std::st
 
 // The exact matches, then, when they are fewer than model::k_search_typo_below, what the query
 // finds with its typos read as the words meant.
-Matches ranked_matches(SnapshotTransaction& txn, const std::string& query,
-                       const std::string& language, std::int64_t offset, std::int64_t limit) {
+Matches ranked_matches(SnapshotTransaction& txn, const std::string& query, const Scope& scope,
+                       std::int64_t offset, std::int64_t limit) {
   const analysis::TextQuery exact = analysis::text_query(query);
-  Matches found = find_matches(txn, exact, language, offset, limit);
+  Matches found = find_matches(txn, exact, scope, offset, limit);
   if (found.total >= model::k_search_typo_below) {
     return found;
   }
@@ -313,8 +333,8 @@ Matches ranked_matches(SnapshotTransaction& txn, const std::string& query,
     return found;
   }
   // A superset of the exact matches: those come first, the rest after, in their own order.
-  const Matches exact_all = find_matches(txn, exact, language, 0, model::k_search_typo_below);
-  const Matches wider = find_matches(txn, analysis::text_query(query, alternatives), language, 0,
+  const Matches exact_all = find_matches(txn, exact, scope, 0, model::k_search_typo_below);
+  const Matches wider = find_matches(txn, analysis::text_query(query, alternatives), scope, 0,
                                      offset + limit + exact_all.total);
   std::vector<Match> all = exact_all.page;
   std::set<std::int64_t> seen;
@@ -361,7 +381,8 @@ model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
   return guarded(m_impl->redacted_url, "search", [&] {
     SnapshotTransaction txn(m_impl->connection);
     txn.exec(k_search_settings);
-    const Matches matches = ranked_matches(txn, result.query, language, request.offset, limit);
+    const Matches matches =
+        ranked_matches(txn, result.query, {language, request.episodes}, request.offset, limit);
     result.total = matches.total;
     result.more = matches.more;
     std::vector<std::int64_t> show_ids;
@@ -381,9 +402,11 @@ model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
                                           "episodes e JOIN shows s ON s.id = e.show_id"
                                           " WHERE e.id = ANY($1::bigint[])";
     std::map<std::int64_t, model::EpisodeEntry> episodes;
-    for (const auto& row :
-         exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
-      episodes.emplace(row[k_after_episode + 3].as<std::int64_t>(), episode_entry_from_row(row));
+    if (!episode_ids.empty()) {
+      for (const auto& row :
+           exec_named(txn, "podcrawl_search_episodes", k_episodes, id_array(episode_ids))) {
+        episodes.emplace(row[k_after_episode + 3].as<std::int64_t>(), episode_entry_from_row(row));
+      }
     }
     txn.commit();
     for (const auto& match : matches.page) {
@@ -391,7 +414,8 @@ model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
       if (show == shows.end()) {
         continue;
       }
-      model::SearchResult entry{show->second, match.show_matched, match.corrected, {}};
+      model::SearchResult entry{
+          show->second, match.show_matched, match.corrected, {}, match.title_matched};
       for (const auto id : match.episode_ids) {
         if (const auto episode = episodes.find(id); episode != episodes.end()) {
           entry.episodes.push_back(episode->second);

@@ -46,6 +46,28 @@ TEST_F(ApiServe, AnswersRequestsSignedAsPodcastIndexClientsSignThem) {
   EXPECT_EQ(get(port, "/api/1.0/stats/current", signed_with(m_key, float_date)).status, 200);
 }
 
+// As Podcast Index's: byterm matches a feed's own fields, bytitle its title; episodes are not
+// looked in (the site's search finds the show by its episodes' "modules").
+TEST_F(ApiServe, SearchesMatchFeedsByTheirOwnFieldsAsPodcastIndexDoes) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  const auto feeds = [&](const std::string& target) {
+    std::vector<std::string> urls;
+    const auto answer = json::parse(api(port, target).body);
+    for (const auto& feed : answer["feeds"]) {
+      urls.push_back(feed["url"].get<std::string>());
+    }
+    return urls;
+  };
+  const std::vector<std::string> tech = {m_feeds.url("/tech.xml")};
+  EXPECT_EQ(feeds("/api/1.0/search/byterm?q=ada"), tech);     // its author
+  EXPECT_EQ(feeds("/api/1.0/search/byterm?q=systems"), tech); // its description
+  EXPECT_EQ(feeds("/api/1.0/search/byterm?q=modules"), std::vector<std::string>{});
+  EXPECT_EQ(feeds("/api/1.0/search/bytitle?q=loopback"), tech);
+  EXPECT_EQ(feeds("/api/1.0/search/bytitle?q=ada"), std::vector<std::string>{});
+  EXPECT_NE(get(port, "/en/search/?q=modules").body.find("Loopback Tech Talk"), std::string::npos);
+}
+
 TEST_F(ApiServe, RefusesMissingStaleAndWronglySignedCredentialsWithABareJsonString) {
   const int port = start_serve();
   ASSERT_NE(port, 0);

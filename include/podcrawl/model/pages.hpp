@@ -104,6 +104,9 @@ struct SearchRequest {
   std::string language;
   std::int64_t offset = 0; // results skipped, best first
   std::int64_t limit = k_search_results_per_page;
+  // Episodes' titles and notes searched too; false: only shows' own title, author and notes
+  // (what the APIs' searches of feeds match, as Podcast Index's search/byterm does).
+  bool episodes = true;
 };
 
 // One search result: a show, and those of its episodes that match.
@@ -112,6 +115,7 @@ struct SearchResult {
   bool show_matched = false;          // the show's own title, author or notes match
   bool corrected = false;             // found with a word read as one edit away
   std::vector<EpisodeEntry> episodes; // at most k_search_episodes_per_show, best first
+  bool title_matched = false;         // the show's own title matches
 };
 
 // Results of a search, best first.
