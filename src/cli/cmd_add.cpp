@@ -7,10 +7,8 @@
 #include "context.hpp"
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/time.hpp"
+#include "podcrawl/crawl/submit.hpp"
 #include "podcrawl/feed/opml.hpp"
-#include "podcrawl/feed/parser.hpp"
-#include "podcrawl/fetch/fetcher.hpp"
-#include "podcrawl/html/feed_links.hpp"
 #include "podcrawl/net/url.hpp"
 #include "podcrawl/store/crawl_list.hpp"
 
@@ -31,17 +29,6 @@ struct Candidate {
   bool from_opml = false;
 };
 
-bool looks_like_html(const fetch::FetchResult& result) {
-  if (result.content_type.find("html") != std::string::npos &&
-      result.content_type.find("xml") == std::string::npos) {
-    return true;
-  }
-  const std::string_view head = std::string_view(result.body).substr(0, 512);
-  return head.find("<html") != std::string_view::npos ||
-         head.find("<!DOCTYPE html") != std::string_view::npos ||
-         head.find("<!doctype html") != std::string_view::npos;
-}
-
 // URLs written to the list per transaction when none needs fetching (an OPML file, or
 // --no-discover): a long list is added in batches instead of a transaction per URL.
 constexpr std::size_t k_add_batch = 1000;
@@ -59,51 +46,22 @@ bool needs_fetch(const Candidate& candidate, const AddOptions& options) {
 // Returns the URL to add, or throws UsageError with the reason it cannot be added.
 std::string resolve_candidate(const Candidate& candidate, const AddOptions& options,
                               const Context& context) {
-  const bool discover = discovers(candidate, options);
-  if (!needs_fetch(candidate, options)) {
-    return candidate.url;
+  const auto resolution = crawl::resolve_feed(candidate.url, context.config.fetch,
+                                              {discovers(candidate, options), options.check});
+  switch (resolution.refusal) {
+    case crawl::Refusal::none:
+      return resolution.url;
+    case crawl::Refusal::unreachable:
+      if (!options.check) {
+        spdlog::warn("{}: {}; added without checking", net::redact(resolution.url),
+                     resolution.error);
+        return resolution.url;
+      }
+      break;
+    default:
+      break;
   }
-  fetch::FetchRequest request;
-  request.url = candidate.url;
-  fetch::FetchResult result = fetch::fetch(request, context.config.fetch);
-  if (result.outcome == fetch::FetchOutcome::refused) {
-    throw core::UsageError(result.error);
-  }
-  if (result.outcome != fetch::FetchOutcome::ok) {
-    if (options.check) {
-      throw core::UsageError(result.error);
-    }
-    spdlog::warn("{}: {}; added without checking", net::redact(candidate.url), result.error);
-    return candidate.url;
-  }
-  std::string url = candidate.url;
-  if (discover && looks_like_html(result)) {
-    const auto links = html::find_feed_links(result.body, result.final_url);
-    if (links.empty()) {
-      throw core::UsageError("an HTML page that advertises no feed");
-    }
-    const auto feed_url = net::normalize_feed_url(links.front());
-    if (!feed_url) {
-      throw core::UsageError("the page advertises an unusable feed URL: " + links.front());
-    }
-    url = *feed_url;
-    spdlog::info("{} advertises the feed {}", net::redact(candidate.url), net::redact(url));
-    request.url = url;
-    result = fetch::fetch(request, context.config.fetch);
-    if (options.check && result.outcome != fetch::FetchOutcome::ok) {
-      throw core::UsageError(result.error);
-    }
-  }
-  if (options.check) {
-    feed::ParseOptions parse_options;
-    parse_options.feed_url = result.final_url;
-    parse_options.content_type = result.content_type;
-    const auto parsed = feed::parse_feed(result.body, parse_options);
-    if (parsed.outcome != feed::ParseOutcome::ok) {
-      throw core::UsageError("not a feed: " + parsed.error);
-    }
-  }
-  return url;
+  throw core::UsageError(resolution.error);
 }
 
 std::vector<Candidate> collect(const AddOptions& options) {
