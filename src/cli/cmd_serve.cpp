@@ -104,6 +104,8 @@ void add_serve_command(CLI::App& app, Context& context) {
     live.database_url = context.database_url();
     live.config = context.config.serve;
     live.api = context.config.api;
+    live.fetch = context.config.fetch;
+    live.crawl = context.config.crawl;
     if (options->now) {
       live.now = core::resolve_render_time(options->now);
     }

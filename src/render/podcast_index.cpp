@@ -363,6 +363,22 @@ std::string pubnotify_answer(bool marked, bool too_soon) {
   return dump(json, {});
 }
 
+std::string added_answer(std::int64_t feed_id, bool existed) {
+  Json json;
+  json["status"] = "true";
+  json["feedId"] = feed_id;
+  json["existed"] = existed ? "true" : "false";
+  json["description"] = existed ? "Feed already in the directory." : "Feed added.";
+  return dump(json, {});
+}
+
+std::string not_added_answer(const std::string& why) {
+  Json json;
+  json["status"] = "false";
+  json["description"] = why;
+  return dump(json, {});
+}
+
 std::string invalid_parameters_answer() {
   return "{\"status\":\"false\",\"description\":\"Invalid parameters\"}\n";
 }

@@ -54,6 +54,7 @@ constexpr Named k_endpoints[] = {
     {"api/1.0/recent/feeds", Endpoint::recent_feeds, "recent/feeds"},
     {"api/1.0/categories/list", Endpoint::categories_list, "categories/list"},
     {"api/1.0/stats/current", Endpoint::stats_current, "stats/current"},
+    {"api/1.0/add/byfeedurl", Endpoint::add_byfeedurl, "add/byfeedurl"},
     {"api/1.0/openapi.json", Endpoint::openapi, "openapi.json"},
     {"api/1.0/hub/pubnotify", Endpoint::hub_pubnotify, "hub/pubnotify"},
     {"search", Endpoint::itunes_search, "itunes/search"},
@@ -292,6 +293,10 @@ void read_parameters(ApiRequest& request, const Fields& fields, Reading& reading
     case Endpoint::stats_current:
     case Endpoint::openapi:
       return;
+    case Endpoint::add_byfeedurl:
+      // chash and itunesid are Podcast Index's own checks of what it already holds.
+      request.text = reading.text("url", k_max_lookup_bytes);
+      return;
     case Endpoint::hub_pubnotify:
       // The feed by its id or by its URL, one of them.
       if (fields.has("id")) {
@@ -356,8 +361,12 @@ bool needs_key(Endpoint endpoint) {
   return endpoint < Endpoint::openapi;
 }
 
+bool writes(Endpoint endpoint) {
+  return endpoint == Endpoint::add_byfeedurl;
+}
+
 bool takes_post(Endpoint endpoint) {
-  return endpoint == Endpoint::hub_pubnotify;
+  return endpoint == Endpoint::hub_pubnotify || writes(endpoint);
 }
 
 std::string parameters_of(const http::Request& request) {

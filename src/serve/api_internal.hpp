@@ -28,6 +28,7 @@ enum class Endpoint {
   recent_feeds,
   categories_list,
   stats_current,
+  add_byfeedurl, // a key with write permission adds a feed
   openapi,       // /api/1.0/openapi.json, the description of every endpoint
   hub_pubnotify, // /api/1.0/hub/pubnotify: a publisher asks for its feed to be fetched now
   // iTunes Search, at the root
@@ -48,7 +49,11 @@ const char* to_string(Endpoint endpoint);
 // opened them); the description, hub/pubnotify, iTunes's and gpodder.net's need none.
 bool needs_key(Endpoint endpoint);
 
-// Whether an endpoint takes POST as well as GET (hub/pubnotify, as Podcast Index's does).
+// Whether an endpoint changes the directory: it needs a key with write permission, even when
+// the operator opened the read API (add/byfeedurl).
+bool writes(Endpoint endpoint);
+// Whether an endpoint takes POST as well as GET (hub/pubnotify and add/byfeedurl, as Podcast
+// Index's do).
 bool takes_post(Endpoint endpoint);
 // The parameters of a request as a query string: its query, and for a POST of a form
 // (application/x-www-form-urlencoded) its body after it.

@@ -14,6 +14,7 @@
 #include "api_internal.hpp"
 #include "metrics_internal.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/crawl/submit.hpp"
 #include "podcrawl/http/cache.hpp"
 #include "podcrawl/http/conditional.hpp"
 #include "podcrawl/http/encoding.hpp"
@@ -60,6 +61,8 @@ constexpr auto k_keys_reload_interval = std::chrono::seconds(2);
 // The API's answers for a client over its budget and for a request it has no key for.
 constexpr const char* k_too_many_requests =
     "{\"status\":\"false\",\"description\":\"Too many requests: wait as Retry-After says.\"}\n";
+// A signed request to add a feed with a key that may only read: a bare string, as every 401.
+constexpr const char* k_no_write_permission = "\"This key has no write permission.\"\n";
 constexpr const char* k_api_json = "application/json; charset=utf-8";
 // The API's answer while the database cannot be reached.
 constexpr const char* k_api_unavailable =
@@ -475,6 +478,9 @@ struct LiveDirectory::Impl {
     if (const auto failure = check_credentials(credentials, secret, wall_clock())) {
       return json_answer(401, auth_failure_body(*failure));
     }
+    if (internal::writes(endpoint) && !found->second.write) {
+      return json_answer(401, k_no_write_permission);
+    }
     return "key " + credentials.key;
   }
 
@@ -497,7 +503,7 @@ struct LiveDirectory::Impl {
   // Whether the endpoint answers requests without a key: it needs none, or the operator opened
   // the API.
   bool answered_without_key(internal::Endpoint endpoint) const {
-    return !internal::needs_key(endpoint) || options.api.open;
+    return !internal::needs_key(endpoint) || (options.api.open && !internal::writes(endpoint));
   }
 
   // An answer of the endpoint, which web apps may read when it needs no key.
@@ -525,6 +531,10 @@ struct LiveDirectory::Impl {
     }
     if (endpoint == internal::Endpoint::hub_pubnotify) {
       return loading ? std::optional(pubnotify_answer(request, std::get<std::string>(who)))
+                     : std::nullopt;
+    }
+    if (endpoint == internal::Endpoint::add_byfeedurl) {
+      return loading ? std::optional(add_answer(request, std::get<std::string>(who)))
                      : std::nullopt;
     }
     const auto asked = internal::read_api_request(endpoint, request.query, wall_clock());
@@ -595,6 +605,49 @@ struct LiveDirectory::Impl {
     });
     return with_cors(json_answer(200, render::api::pubnotify_answer(marked.has_value(), false)),
                      k_pubnotify);
+  }
+
+  // add/byfeedurl: a key with write permission adds a feed (or the web page of one) as
+  // `podcrawl add --check` does, and its show is stored at once, so that its id is answered and
+  // its page is live. A feed listed already is answered with its id, unfetched.
+  http::Response add_answer(const http::Request& request, const std::string& who) {
+    constexpr auto k_add = internal::Endpoint::add_byfeedurl;
+    const auto asked =
+        internal::read_api_request(k_add, internal::parameters_of(request), wall_clock());
+    if (!asked) {
+      return json_answer(400, render::api::invalid_parameters_answer());
+    }
+    if (auto refusal = over_budget(who)) {
+      return std::move(*refusal);
+    }
+    std::optional<std::int64_t> known;
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      store::DirectoryApi api(database);
+      if (const auto feed = feed_by_url(api, asked->text)) {
+        known = feed->id;
+      }
+      return nullptr;
+    });
+    if (known) {
+      return json_answer(200, render::api::added_answer(*known, true));
+    }
+    const auto resolution = crawl::resolve_feed(asked->text, options.fetch);
+    if (resolution.refusal != crawl::Refusal::none) {
+      return json_answer(400, render::api::not_added_answer(resolution.error));
+    }
+    bool existed = false;
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      existed = crawl::store_resolved(database, resolution, options.crawl).existed;
+      if (const auto feed = store::DirectoryApi(database).feed_by_url(resolution.url)) {
+        known = feed->id;
+      }
+      return nullptr;
+    });
+    if (!known) { // listed under a URL it moved to since: the crawl stores it there
+      return json_answer(
+          202, render::api::not_added_answer("Feed listed; its show comes with the next crawl."));
+    }
+    return json_answer(200, render::api::added_answer(*known, existed));
   }
 
   static std::int64_t steady_milliseconds() {
@@ -714,6 +767,7 @@ struct LiveDirectory::Impl {
         return api::gpodder_txt(search_feeds(database, asked));
       case Endpoint::openapi:
       case Endpoint::hub_pubnotify:
+      case Endpoint::add_byfeedurl:
         break;
     }
     return {};

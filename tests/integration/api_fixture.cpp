@@ -25,8 +25,12 @@ void ApiServe::SetUp() {
   m_key = create_key("tests");
 }
 
-ApiKey ApiServe::create_key(const std::string& name) {
-  const auto made = run({"api-key", "create", "--name", name});
+ApiKey ApiServe::create_key(const std::string& name, bool write) {
+  std::vector<std::string> arguments = {"api-key", "create", "--name", name};
+  if (write) {
+    arguments.emplace_back("--write");
+  }
+  const auto made = run(arguments);
   EXPECT_EQ(made.status, 0) << made.out;
   ApiKey key;
   const auto value_of = [&](const std::string& label) {
@@ -44,10 +48,11 @@ ApiKey ApiServe::create_key(const std::string& name) {
   return key;
 }
 
-int ApiServe::start_serve(const std::string& api_lines) {
+int ApiServe::start_serve(const std::string& api_lines, const std::vector<std::string>& global) {
   const auto config = m_dir.path() / "serve.toml";
   write_file(config, "[serve]\naccess_log = false\n[api]\n" + api_lines);
   std::vector<std::string> arguments = {"--config", config.string()};
+  arguments.insert(arguments.end(), global.begin(), global.end());
   for (const char* argument : {"serve", "--port", "0", "--locales", "en,ar", "--now", k_api_now}) {
     arguments.emplace_back(argument);
   }

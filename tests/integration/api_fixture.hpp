@@ -26,11 +26,11 @@ class ApiServe : public DirectoryTest {
 protected:
   void SetUp() override;
 
-  // Create a key with `podcrawl api-key create --name name`.
-  ApiKey create_key(const std::string& name);
-  // Start the live directory with these [api] lines; the port it listens on, 0 (and a failure)
-  // when it did not start within a minute.
-  int start_serve(const std::string& api_lines = "");
+  // Create a key with `podcrawl api-key create --name name` (and --write).
+  ApiKey create_key(const std::string& name, bool write = false);
+  // Start the live directory with these [api] lines (and podcrawl's global options before the
+  // command); the port it listens on, 0 (and a failure) when it did not start within a minute.
+  int start_serve(const std::string& api_lines = "", const std::vector<std::string>& global = {});
 
   // The headers of a request signed as Podcast Index's clients sign it, with this date header.
   static std::vector<std::string> signed_with(const ApiKey& key, const std::string& date);

@@ -21,6 +21,7 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 using testing::Answer;
+using testing::ApiKey;
 using testing::ApiServe;
 using testing::get;
 
@@ -66,6 +67,81 @@ TEST_F(ApiServe, SearchesMatchFeedsByTheirOwnFieldsAsPodcastIndexDoes) {
   EXPECT_EQ(feeds("/api/1.0/search/bytitle?q=loopback"), tech);
   EXPECT_EQ(feeds("/api/1.0/search/bytitle?q=ada"), std::vector<std::string>{});
   EXPECT_NE(get(port, "/en/search/?q=modules").body.find("Loopback Tech Talk"), std::string::npos);
+}
+
+constexpr const char* k_submitted_feed = R"(<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>Submitted Show</title><link>https://submitted.example/</link>
+<language>en</language><description>Sent in through the API.</description>
+<item><title>First light</title><guid>submitted-1</guid>
+<pubDate>Mon, 02 Nov 2026 10:00:00 +0000</pubDate>
+<enclosure url="https://media.example/submitted/1.mp3" type="audio/mpeg" length="10"/></item>
+</channel></rss>)";
+
+// add/byfeedurl: a key with write permission adds a feed, found from its web page too, and its
+// show is stored at once; a key that may only read, a page with no feed and a 404 add nothing.
+TEST_F(ApiServe, AKeyWithWritePermissionAddsAFeedWhoseShowIsLiveAtOnce) {
+  m_feeds.serve_feed("/submitted.xml", k_submitted_feed, "application/rss+xml", "\"s-1\"");
+  m_feeds.serve_feed("/home.html",
+                     "<!doctype html><html><head><link rel=\"alternate\" "
+                     "type=\"application/rss+xml\" href=\"/submitted.xml\"></head></html>",
+                     "text/html", "\"h-1\"");
+  m_feeds.serve_feed("/plain.html", "<!doctype html><html><head><title>No feed</title></html>",
+                     "text/html", "\"p-1\"");
+  const ApiKey writer = create_key("publisher", true);
+  const int port = start_serve("", {"--allow-private-networks"});
+  ASSERT_NE(port, 0);
+  const auto add = [&](const ApiKey& key, const std::string& url) {
+    return get(port, "/api/1.0/add/byfeedurl?url=" + url,
+               signed_with(key, std::to_string(std::time(nullptr))));
+  };
+  const auto listed = [&] { return json::parse(run({"list", "--json"}).out).size(); };
+  const auto before = listed();
+
+  const Answer read_only = add(m_key, m_feeds.url("/submitted.xml"));
+  EXPECT_EQ(read_only.status, 401);
+  EXPECT_TRUE(json::parse(read_only.body).is_string()) << read_only.body;
+  for (const char* path : {"/plain.html", "/missing.xml"}) {
+    const Answer refused = add(writer, m_feeds.url(path));
+    EXPECT_EQ(refused.status, 400) << path;
+    EXPECT_EQ(json::parse(refused.body)["status"], "false") << refused.body;
+  }
+  EXPECT_EQ(listed(), before);
+
+  const Answer added = add(writer, m_feeds.url("/home.html"));
+  ASSERT_EQ(added.status, 200) << added.body;
+  const auto answer = json::parse(added.body);
+  EXPECT_EQ(answer["status"], "true");
+  EXPECT_EQ(answer["existed"], "false");
+  const auto id = answer["feedId"].get<std::int64_t>();
+  const auto feed =
+      json::parse(api(port, "/api/1.0/podcasts/byfeedid?id=" + std::to_string(id)).body);
+  EXPECT_EQ(feed["feed"]["title"], "Submitted Show");
+  EXPECT_EQ(feed["feed"]["url"], m_feeds.url("/submitted.xml"));
+  const auto slug = slugs_by_url()[m_feeds.url("/submitted.xml")];
+  ASSERT_FALSE(slug.empty());
+  const Answer page = get(port, "/en/podcasts/" + slug + "/");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("First light"), std::string::npos);
+  EXPECT_EQ(listed(), before + 1);
+
+  const auto again = json::parse(add(writer, m_feeds.url("/submitted.xml")).body);
+  EXPECT_EQ(again["existed"], "true");
+  EXPECT_EQ(again["feedId"], id);
+}
+
+// Without --allow-private-networks the server's address policy is a crawl's: a feed on a
+// private address is refused, and nothing is listed.
+TEST_F(ApiServe, AddingAFeedOnAPrivateAddressIsRefused) {
+  m_feeds.serve_feed("/submitted.xml", k_submitted_feed, "application/rss+xml", "\"s-1\"");
+  const ApiKey writer = create_key("publisher", true);
+  const int port = start_serve("open = true");
+  ASSERT_NE(port, 0);
+  // An open read API still needs a key to add.
+  EXPECT_EQ(get(port, "/api/1.0/add/byfeedurl?url=" + m_feeds.url("/submitted.xml")).status, 401);
+  const Answer refused = get(port, "/api/1.0/add/byfeedurl?url=" + m_feeds.url("/submitted.xml"),
+                             signed_with(writer, std::to_string(std::time(nullptr))));
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_EQ(slugs_by_url().count(m_feeds.url("/submitted.xml")), 0U);
 }
 
 TEST_F(ApiServe, RefusesMissingStaleAndWronglySignedCredentialsWithABareJsonString) {

@@ -56,6 +56,11 @@ std::string stats_answer(const model::DirectoryCounts& counts, const AnswerStyle
 // hub/pubnotify: {status, description}: the feed was marked for an immediate fetch, or no listed
 // feed has that id or URL, or (`too_soon`) it was marked less than a minute ago.
 std::string pubnotify_answer(bool marked, bool too_soon);
+// add/byfeedurl: {status, feedId, existed ("true" or "false", strings as Podcast Index sends
+// them), description}.
+std::string added_answer(std::int64_t feed_id, bool existed);
+// add/byfeedurl when the URL cannot be added: {status "false", description: why}.
+std::string not_added_answer(const std::string& why);
 // A request with a missing or malformed parameter: Podcast Index's 400 body.
 std::string invalid_parameters_answer();
 

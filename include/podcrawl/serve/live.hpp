@@ -21,6 +21,10 @@ struct LiveOptions {
   std::string database_url;
   core::ServeConfig config;
   core::ApiConfig api; // who may call the APIs, and how often
+  // How feeds given to be added (add/byfeedurl) are fetched (the address policy, the bounds) and
+  // scheduled once stored.
+  core::FetchConfig fetch;
+  core::CrawlConfig crawl;
   // The clock relative dates are measured from; nullopt: the system clock at each request.
   std::optional<std::int64_t> now;
 };
