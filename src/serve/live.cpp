@@ -669,13 +669,13 @@ struct LiveDirectory::Impl {
     search.limit = asked.max;
     search.episodes = false;
     const bool title_only = asked.endpoint == internal::Endpoint::search_bytitle;
-    std::vector<std::string> slugs;
-    for (const auto& result : store::DirectorySearch(database).search(search).results) {
-      if (result.title_matched || !title_only) {
-        slugs.push_back(result.show.slug);
+    std::vector<std::int64_t> ids;
+    for (const auto& hit : store::DirectorySearch(database).find_shows(search)) {
+      if (hit.title_matched || !title_only) {
+        ids.push_back(hit.show_id);
       }
     }
-    auto feeds = store::DirectoryApi(database).feeds_by_slugs(slugs);
+    auto feeds = store::DirectoryApi(database).feeds_by_ids(ids);
     if (asked.clean) {
       std::erase_if(feeds, [](const model::DirectoryFeed& feed) {
         return feed.show.show.explicit_content.value_or(false);

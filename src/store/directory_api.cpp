@@ -40,17 +40,19 @@ const std::string k_feed_columns =
     " f.failures,"
     " md5(s.title || s.link || s.language || s.author || coalesce(s.itunes ->> 'owner_name', '')"
     "   || coalesce(s.itunes ->> 'owner_email', '')),"
-    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL),"
-    " (SELECT extract(epoch FROM max(e.published))::bigint FROM episodes e"
-    "   WHERE e.show_id = s.id AND e.removed_at IS NULL),"
-    " (SELECT extract(epoch FROM min(e.published))::bigint FROM episodes e"
-    "   WHERE e.show_id = s.id AND e.removed_at IS NULL),"
-    " (SELECT json_agg(json_build_array(c.id, c.name) ORDER BY sc.position)::text"
-    "   FROM show_categories sc JOIN categories c ON c.id = sc.category_id"
-    "   WHERE sc.show_id = s.id)";
+    " n.episodes, extract(epoch FROM n.newest)::bigint, extract(epoch FROM n.oldest)::bigint,"
+    // Each name by the categories' key: a join would hash the whole table for every show.
+    " (SELECT json_agg(json_build_array(sc.category_id,"
+    "   (SELECT c.name FROM categories c WHERE c.id = sc.category_id)) ORDER BY sc.position)::text"
+    "   FROM show_categories sc WHERE sc.show_id = s.id)";
 constexpr pqxx::row::size_type k_feed_extra = 20; // the first column after k_show_columns
 
-const std::string k_feeds_from = " FROM shows s JOIN feeds f ON f.id = s.feed_id";
+// The show's current episodes counted, and its newest and oldest dates, in one scan.
+const std::string k_feeds_from =
+    " FROM shows s JOIN feeds f ON f.id = s.feed_id"
+    " CROSS JOIN LATERAL (SELECT count(*) AS episodes, max(e.published) AS newest,"
+    "  min(e.published) AS oldest FROM episodes e"
+    "  WHERE e.show_id = s.id AND e.removed_at IS NULL) n";
 
 // The columns of a DirectoryEpisode after k_episode_columns, from
 // `episodes e JOIN shows s JOIN feeds f`.
@@ -199,22 +201,6 @@ std::vector<model::DirectoryFeed> DirectoryApi::feeds_by_ids(const std::vector<s
         exec_named(read.txn(), "podcrawl_api_feeds_by_id", k_sql, internal::id_array(ids)));
     return in_order_of(ids, std::move(found),
                        [](const model::DirectoryFeed& feed) { return feed.id; });
-  });
-}
-
-std::vector<model::DirectoryFeed> DirectoryApi::feeds_by_slugs(
-    const std::vector<std::string>& slugs) {
-  if (slugs.empty()) {
-    return {};
-  }
-  return guarded(m_impl->redacted_url, "read shows by slug", [&] {
-    KeyRead read(m_impl->connection);
-    static const std::string k_sql =
-        "SELECT " + k_feed_columns + k_feeds_from + " WHERE s.slug = ANY($1::text[])";
-    auto found = feeds_from(
-        exec_named(read.txn(), "podcrawl_api_feeds_by_slug", k_sql, internal::text_array(slugs)));
-    return in_order_of(slugs, std::move(found),
-                       [](const model::DirectoryFeed& feed) { return feed.show.slug; });
   });
 }
 

@@ -172,6 +172,28 @@ std::string search_candidates(std::string_view table, std::string_view alias,
 // rows handed on one at a time until $2 have matched. Read as one disjunction of every reading, a
 // word one language stems to another's common word fetched thousands of rows only to reject them (a
 // search took 400 ms).
+// The episodes matching the query, for search_matches: show id, episode id, tier 0, rank, when
+// published, when the show was updated; at most $2 of them.
+std::string episodes_found() {
+  return "SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, e.reading),"
+         " e.published, s.updated_at"
+         " FROM (" +
+         search_candidates("episodes", "e",
+                           "e.id, e.show_id, e.search_vector, e.published, e.removed_at") +
+         ") e"
+         " JOIN shows s ON s.id = e.show_id"
+         // Not `removed_at IS NULL`: the planner would AND the text search index with a whole
+         // scan of an index of current episodes (episodes_show_order_idx), which costs more than
+         // it saves.
+         " WHERE coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND s.title <> ''"
+         " AND " +
+         in_language("s") + " LIMIT $2";
+}
+
+// No episode, for a search of shows alone.
+constexpr const char* k_no_episodes_found =
+    "SELECT 0::bigint, 0::bigint, 0, 0::real, NULL::timestamptz, NULL::timestamptz WHERE false";
+
 std::string search_matches(bool episodes) {
   return "WITH q AS ("
          "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
@@ -187,35 +209,20 @@ std::string search_matches(bool episodes) {
          "), shows_found AS ("
          "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
          "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ s.reading THEN 2 ELSE 1 END AS tier,"
-         "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published"
+         "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published,"
+         "   s.updated_at AS updated"
          "  FROM (" +
          search_candidates("shows", "s",
-                           "s.id, s.search_vector, s.active, s.title, s.language_group") +
+                           "s.id, s.search_vector, s.active, s.title, s.language_group,"
+                           " s.updated_at") +
          ") s"
          "  WHERE s.active AND s.title <> '' AND " +
          in_language("s") +
          "  LIMIT $2"
          "), episodes_found AS (" +
-         (episodes
-              ? "  SELECT e.show_id, e.id AS episode_id, 0 AS tier, ts_rank(e.search_vector, "
-                "e.reading),"
-                "   e.published"
-                "  FROM (" +
-                    search_candidates(
-                        "episodes", "e",
-                        "e.id, e.show_id, e.search_vector, e.published, e.removed_at") +
-                    ") e"
-                    "   JOIN shows s ON s.id = e.show_id"
-                    // Not `removed_at IS NULL`: the planner would AND the text search index with a
-                    // whole scan of an index of current episodes (episodes_show_order_idx), which
-                    // costs more than it saves.
-                    "  WHERE coalesce(e.removed_at, 'infinity') = 'infinity' AND s.active AND"
-                    "   s.title <> '' AND " +
-                    in_language("s") + "  LIMIT $2"
-              : std::string(
-                    "  SELECT 0::bigint, 0::bigint, 0, 0::real, NULL::timestamptz WHERE false")) +
+         (episodes ? episodes_found() : k_no_episodes_found) +
          "), grouped AS ("
-         "  SELECT m.show_id, max(m.tier) AS tier,"
+         "  SELECT m.show_id, max(m.tier) AS tier, max(m.updated) AS updated,"
          "   max(m.rank) FILTER (WHERE m.episode_id = 0) AS show_rank, max(m.rank) AS best_rank,"
          "   (array_agg(m.episode_id ORDER BY m.rank DESC, m.published DESC NULLS LAST, "
          "m.episode_id)"
@@ -225,8 +232,8 @@ std::string search_matches(bool episodes) {
          ")"
          " SELECT g.show_id, coalesce(g.episode_ids, '{}')::text, g.tier, count(*) OVER (),"
          "  (SELECT count(*) FROM shows_found), (SELECT count(*) FROM episodes_found)"
-         " FROM grouped g JOIN shows s ON s.id = g.show_id"
-         " ORDER BY g.tier DESC, coalesce(g.show_rank, g.best_rank) DESC, s.updated_at DESC,"
+         " FROM grouped g"
+         " ORDER BY g.tier DESC, coalesce(g.show_rank, g.best_rank) DESC, g.updated DESC,"
          "  g.show_id"
          " LIMIT $3 OFFSET $4";
 }
@@ -357,10 +364,40 @@ Matches ranked_matches(SnapshotTransaction& txn, const std::string& query, const
   return result;
 }
 
+// Whether a request's words (as stored text, `query`) are searched at all: not when there are
+// none, too many, or only stop characters; not for an empty page, and not in `language` (its
+// group) when the request named no language podcrawl knows (no show is in it).
+bool runs(const model::SearchRequest& request, const std::string& query, std::int64_t limit,
+          const std::string& language) {
+  return !query.empty() && character_count(query) <= model::k_max_search_query_chars && limit > 0 &&
+         request.offset >= 0 && !analysis::text_query(query).last.empty() &&
+         (request.language.empty() || !language.empty());
+}
+
 } // namespace
+
 DirectorySearch::DirectorySearch(Database& database) : m_impl(database.m_impl.get()) {}
 
-// namespace
+std::vector<ShowHit> DirectorySearch::find_shows(const model::SearchRequest& request) {
+  const std::string query = search_words(request.query);
+  const std::int64_t limit = std::min(request.limit, model::k_search_candidates);
+  const std::string language = l10n::language_group(request.language);
+  if (!runs(request, query, limit, language)) {
+    return {};
+  }
+  return guarded(m_impl->redacted_url, "search", [&] {
+    SnapshotTransaction txn(m_impl->connection);
+    txn.exec(k_search_settings);
+    const Matches matches =
+        ranked_matches(txn, query, {language, request.episodes}, request.offset, limit);
+    txn.commit();
+    std::vector<ShowHit> hits;
+    for (const auto& match : matches.page) {
+      hits.push_back({match.show_id, match.title_matched});
+    }
+    return hits;
+  });
+}
 
 model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
   model::SearchPage result;
@@ -370,13 +407,9 @@ model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
     result.too_long = true;
   }
   const std::int64_t limit = std::min(request.limit, model::k_search_candidates);
-  if (result.query.empty() || result.too_long || limit <= 0 || request.offset < 0 ||
-      analysis::text_query(result.query).last.empty()) {
-    return result;
-  }
   const std::string language = l10n::language_group(request.language);
-  if (!request.language.empty() && language.empty()) {
-    return result; // not a language: no show is in it
+  if (!runs(request, result.query, limit, language)) {
+    return result;
   }
   return guarded(m_impl->redacted_url, "search", [&] {
     SnapshotTransaction txn(m_impl->connection);
@@ -414,8 +447,7 @@ model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
       if (show == shows.end()) {
         continue;
       }
-      model::SearchResult entry{
-          show->second, match.show_matched, match.corrected, {}, match.title_matched};
+      model::SearchResult entry{show->second, match.show_matched, match.corrected, {}};
       for (const auto id : match.episode_ids) {
         if (const auto episode = episodes.find(id); episode != episodes.end()) {
           entry.episodes.push_back(episode->second);

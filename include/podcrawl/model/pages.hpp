@@ -115,7 +115,6 @@ struct SearchResult {
   bool show_matched = false;          // the show's own title, author or notes match
   bool corrected = false;             // found with a word read as one edit away
   std::vector<EpisodeEntry> episodes; // at most k_search_episodes_per_show, best first
-  bool title_matched = false;         // the show's own title matches
 };
 
 // Results of a search, best first.

@@ -29,8 +29,6 @@ public:
 
   // The stored shows with these ids, in the order asked; ids not stored are left out.
   std::vector<model::DirectoryFeed> feeds_by_ids(const std::vector<std::int64_t>& ids);
-  // The stored shows with these slugs, in the order asked.
-  std::vector<model::DirectoryFeed> feeds_by_slugs(const std::vector<std::string>& slugs);
   // The show of the feed with this URL, its URL now or one it had before a move.
   std::optional<model::DirectoryFeed> feed_by_url(const std::string& url);
   // The show known by this podcast:guid (compared in lower case).

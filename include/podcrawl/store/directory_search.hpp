@@ -4,11 +4,18 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "podcrawl/model/pages.hpp"
 #include "podcrawl/store/database.hpp"
 
 namespace podcrawl::store {
+
+// A show a search found: its id, and whether its own title matched.
+struct ShowHit {
+  std::int64_t show_id = 0;
+  bool title_matched = false;
+};
 
 // The directory's search and its index.
 class DirectorySearch {
@@ -25,6 +32,9 @@ public:
   // nothing and a too long one is not run (model::SearchPage::too_long). Bounded: at most
   // model::k_search_candidates shows and as many episodes are ranked, under a statement timeout.
   model::SearchPage search(const model::SearchRequest& request);
+  // search() without reading the shows it finds: their ids, best first, for the APIs, which
+  // read them as feeds.
+  std::vector<ShowHit> find_shows(const model::SearchRequest& request);
   // The search page `page` (from 1) of `query`: search() for that page's results; nullopt for a
   // page past the last.
   std::optional<model::SearchPage> load_search_page(const std::string& query, std::int64_t page);
