@@ -1,59 +1,25 @@
 #include "podcrawl/store/api_keys.hpp"
 
-#include <sys/random.h>
-
-#include <cerrno>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/random.hpp"
 #include "podcrawl/core/text.hpp"
 #include "store_internal.hpp"
 
 namespace podcrawl::store {
 namespace {
 
+using core::random_text;
 using internal::guarded;
 using internal::nullable;
 
 constexpr std::string_view k_key_alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 constexpr std::string_view k_secret_alphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789^$#";
-
-// Fill `bytes` from the kernel's random source, waiting for it to be seeded at boot.
-void random_bytes(unsigned char* bytes, std::size_t count) {
-  while (count > 0) {
-    const ssize_t got = ::getrandom(bytes, count, 0);
-    if (got < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      throw core::EnvironmentError(std::string("getrandom: ") + std::strerror(errno));
-    }
-    bytes += got;
-    count -= static_cast<std::size_t>(got);
-  }
-}
-
-// `count` characters of `alphabet`, each equally likely: a random byte is used only below the
-// largest multiple of the alphabet's size, so that no character is drawn more often.
-std::string random_text(std::string_view alphabet, std::size_t count) {
-  const unsigned limit = 256U - 256U % alphabet.size();
-  std::string text;
-  unsigned char bytes[64];
-  while (text.size() < count) {
-    random_bytes(bytes, sizeof bytes);
-    for (const unsigned char byte : bytes) {
-      if (byte < limit && text.size() < count) {
-        text += alphabet[byte % alphabet.size()];
-      }
-    }
-  }
-  return text;
-}
 
 // A key's name as given, or core::UsageError saying what is wrong with it.
 void check_name(const std::string& name) {
