@@ -175,6 +175,7 @@ int run(int argc, char** argv) {
   add_stats_command(app, context);
   add_report_command(app, context);
   add_api_key_command(app, context);
+  add_review_command(app, context);
 
   try {
     app.parse(argc, argv);

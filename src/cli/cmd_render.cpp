@@ -51,6 +51,7 @@ render::SiteOptions site_options(const Context& context, const std::string& loca
   }
   options.site_url = site_url.empty() ? context.config.render.site_url : site_url;
   options.art_dir = core::art_dir(context.config);
+  options.submissions = context.config.submit.enabled;
   return options;
 }
 

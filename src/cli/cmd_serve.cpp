@@ -106,6 +106,7 @@ void add_serve_command(CLI::App& app, Context& context) {
     live.api = context.config.api;
     live.fetch = context.config.fetch;
     live.crawl = context.config.crawl;
+    live.submit = context.config.submit;
     if (options->now) {
       live.now = core::resolve_render_time(options->now);
     }

@@ -55,6 +55,7 @@ void add_reindex_command(CLI::App& app, Context& context);
 void add_stats_command(CLI::App& app, Context& context);
 void add_report_command(CLI::App& app, Context& context);
 void add_api_key_command(CLI::App& app, Context& context);
+void add_review_command(CLI::App& app, Context& context);
 
 // The site both `render` and the live `serve` produce: --locales (else [render] locales, else
 // every catalog, English first) and --site-url (else [render] site_url), with the source tree's

@@ -80,6 +80,10 @@ constexpr KnownKey k_known_keys[] = {
     {"api", "open", Kind::boolean},
     {"api", "requests_per_second", Kind::positive_number},
     {"api", "burst", Kind::positive_number},
+    {"submit", "enabled", Kind::boolean},
+    {"submit", "review", Kind::boolean},
+    {"submit", "per_address_per_hour", Kind::positive_integer},
+    {"submit", "per_hour", Kind::positive_integer},
 };
 
 const char* describe(Kind kind) {
@@ -409,6 +413,13 @@ void read_api(const Reader& reader, ApiConfig& api) {
   }
 }
 
+void read_submit(const Reader& reader, SubmitConfig& submit) {
+  reader.read("submit", "enabled", submit.enabled);
+  reader.read("submit", "review", submit.review);
+  reader.read("submit", "per_address_per_hour", submit.per_address_per_hour);
+  reader.read("submit", "per_hour", submit.per_hour);
+}
+
 } // namespace
 
 Config load_config(const std::filesystem::path& file) {
@@ -433,6 +444,7 @@ Config load_config(const std::filesystem::path& file) {
   read_serve(reader, config.serve);
   read_art(reader, config.art);
   read_api(reader, config.api);
+  read_submit(reader, config.submit);
   return config;
 }
 

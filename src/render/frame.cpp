@@ -133,6 +133,8 @@ Data page_frame(const Site& site, const l10n::Localizer& localizer, std::string_
   data.set("search_href", relative_link(path, search_path()));
   data.set("search_query", std::string());
   data.set("search_max_chars", std::to_string(model::k_max_search_query_chars));
+  data.set("has_submit", site.submissions);
+  data.set("submit_href", relative_link(path, submit_path()));
   return data;
 }
 
@@ -161,6 +163,7 @@ Data notice_page(const Site& site, const l10n::Localizer& localizer, std::string
   data.set("languages", language_links(site, localizer, "", site_root));
   data.set("stylesheet_href", site_root + std::string(k_stylesheet_file));
   data.set("search_href", site_root + localizer.tag() + "/" + search_path());
+  data.set("submit_href", site_root + localizer.tag() + "/" + submit_path());
   return data;
 }
 
@@ -179,7 +182,8 @@ Data root_page(const Site& site) {
   data.set("content_security_policy",
            std::string(k_content_security_policy) + "; script-src 'self'");
   data.set("has_languages", false);
-  data.set("has_search", false); // the chooser has no locale to search in
+  data.set("has_search", false); // the chooser has no locale to search in, or to add to
+  data.set("has_submit", false);
   Data locales{Data::type::list};
   for (const auto& localizer : site.localizers) {
     Data locale;

@@ -68,6 +68,10 @@ std::optional<PagePath> parse_locale_folder(const std::vector<std::string_view>&
     page.kind = Kind::home;
     return page;
   }
+  if (parts.size() == 1 && parts[0] == "add") {
+    page.kind = Kind::submit;
+    return page;
+  }
   if (parts[0] == "search") {
     const auto number = list_page({parts.begin() + 1, parts.end()});
     if (!number) {
@@ -160,6 +164,8 @@ std::string locale_path_of(const PagePath& page) {
       return "podcasts/" + page.slug + "/" + page.episode + "/";
     case Kind::search:
       return paged("search/", page.page);
+    case Kind::submit:
+      return "add/";
     default:
       return path_of(page);
   }

@@ -35,6 +35,10 @@ std::string search_path(std::int64_t page) {
   return in_locale(Kind::search, {}, page);
 }
 
+std::string submit_path() {
+  return in_locale(Kind::submit, {});
+}
+
 std::string search_query_suffix(std::string_view query) {
   if (query.empty()) {
     return {};

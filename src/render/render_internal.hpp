@@ -38,6 +38,7 @@ struct Templates {
   Template episode{""};
   Template not_found{""};
   Template search{""};
+  Template submit{""};
   std::string stylesheet;
   std::string openapi; // the APIs' OpenAPI description, as the file holds it
   std::string locale_script;
@@ -56,6 +57,7 @@ struct Site {
   std::string site_path; // the path part of site_url, without a trailing '/': "" or "/dir"
   std::int64_t now = 0;
   mutable std::int64_t expires_at = 0;
+  bool submissions = true; // SiteOptions::submissions
 };
 
 // "../" once per folder of a locale-relative path: the way from the page to its locale home.
@@ -100,6 +102,7 @@ Data show_page(const Site& site, const l10n::Localizer& localizer, const model::
 Data episode_page(const Site& site, const l10n::Localizer& localizer,
                   const model::EpisodePage& page);
 Data search_page(const Site& site, const l10n::Localizer& localizer, const model::SearchPage& page);
+Data submit_page(const Site& site, const l10n::Localizer& localizer, const model::SubmitPage& page);
 // A page that answers any address in place of the one asked for: the 404 page and the 503
 // page, told apart by the catalog keys of their title and text (`notice` "not_found" or
 // "unavailable"). Its links are absolute paths, as it is served at any address.

@@ -73,6 +73,7 @@ Templates load_templates(const std::filesystem::path& dir) {
   compile_template(templates.episode, dir, "episode");
   compile_template(templates.not_found, dir, "not_found");
   compile_template(templates.search, dir, "search");
+  compile_template(templates.submit, dir, "submit");
   templates.stylesheet = read_asset(dir / k_stylesheet_file);
   templates.locale_script = read_asset(dir / k_locale_script_file);
   templates.openapi = read_asset(dir / k_openapi_file);
@@ -134,6 +135,7 @@ struct Renderer::Impl {
   internal::Templates templates;
   std::string site_url;
   std::string site_path;
+  bool submissions;
   // Per localizer, what every page of its locale shares: {"t": its interface strings}.
   std::vector<Data> shared;
 
@@ -143,7 +145,8 @@ struct Renderer::Impl {
         locales(options.locales),
         templates(internal::load_templates(options.templates_dir)),
         site_url(normalized_site_url(options.site_url)),
-        site_path(url_path(site_url)) {
+        site_path(url_path(site_url)),
+        submissions(options.submissions) {
     for (const auto& loaded : localizers) {
       Data data;
       data.set("t", internal::interface_strings(loaded));
@@ -161,7 +164,7 @@ struct Renderer::Impl {
   }
 
   internal::Site site(std::int64_t now) const {
-    return {localizers, site_url, site_path, now, now + max_page_lifetime};
+    return {localizers, site_url, site_path, now, now + max_page_lifetime, submissions};
   }
 
   // The page's bytes: its data over what its locale's pages share.
@@ -251,6 +254,13 @@ RenderedPage Renderer::search_page(const model::SearchPage& page, std::string_vi
   return m_impl->render(
       m_impl->templates.search, locale, now,
       [&](const auto& site, const auto& l) { return internal::search_page(site, l, page); });
+}
+
+RenderedPage Renderer::submit_page(const model::SubmitPage& page, std::string_view locale,
+                                   std::int64_t now) {
+  return m_impl->render(
+      m_impl->templates.submit, locale, now,
+      [&](const auto& site, const auto& l) { return internal::submit_page(site, l, page); });
 }
 
 std::string Renderer::report_page(const model::CrawlReport& report, std::string_view locale) {

@@ -13,7 +13,9 @@
 #include "admin_internal.hpp"
 #include "api_internal.hpp"
 #include "metrics_internal.hpp"
+#include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/error.hpp"
+#include "podcrawl/core/text.hpp"
 #include "podcrawl/crawl/submit.hpp"
 #include "podcrawl/http/cache.hpp"
 #include "podcrawl/http/conditional.hpp"
@@ -33,7 +35,9 @@
 #include "podcrawl/store/directory_api.hpp"
 #include "podcrawl/store/directory_pages.hpp"
 #include "podcrawl/store/directory_search.hpp"
+#include "podcrawl/store/submissions.hpp"
 #include "pool_internal.hpp"
+#include "submit_internal.hpp"
 
 namespace podcrawl::serve {
 
@@ -61,6 +65,8 @@ constexpr auto k_keys_reload_interval = std::chrono::seconds(2);
 // The API's answers for a client over its budget and for a request it has no key for.
 constexpr const char* k_too_many_requests =
     "{\"status\":\"false\",\"description\":\"Too many requests: wait as Retry-After says.\"}\n";
+// The longest URL the form takes back into its field; a longer one is cut (and refused).
+constexpr std::size_t k_max_form_url_bytes = 4096;
 // A signed request to add a feed with a key that may only read: a bare string, as every 401.
 constexpr const char* k_no_write_permission = "\"This key has no write permission.\"\n";
 constexpr const char* k_api_json = "application/json; charset=utf-8";
@@ -113,6 +119,11 @@ struct LiveDirectory::Impl {
   std::chrono::steady_clock::time_point keys_loaded;
   RequestBudget budget;
   RequestBudget pubnotify_budget{1.0 / 60, 1}; // each feed may be marked once a minute
+  // The form that adds a podcast: its tokens, and how many submissions it takes an hour from
+  // one client address and from everyone.
+  internal::FormTokens form_tokens;
+  RequestBudget submissions_by_address;
+  RequestBudget submissions_overall;
 
   std::jthread listener; // last: stopped before the rest is destroyed
 
@@ -128,7 +139,11 @@ struct LiveDirectory::Impl {
         renderers(static_cast<std::size_t>(options.config.database_connections),
                   [site = options.site] { return std::make_unique<render::Renderer>(site); }),
         cache(static_cast<std::size_t>(options.config.cache_bytes)),
-        budget(options.api.requests_per_second, options.api.burst) {
+        budget(options.api.requests_per_second, options.api.burst),
+        submissions_by_address(static_cast<double>(options.submit.per_address_per_hour) / 3600,
+                               static_cast<double>(options.submit.per_address_per_hour)),
+        submissions_overall(static_cast<double>(options.submit.per_hour) / 3600,
+                            static_cast<double>(options.submit.per_hour)) {
     // Connect and load every locale now: a wrong URL fails at start, and no request waits
     // while a connection or a renderer is made.
     renderers.fill();
@@ -650,6 +665,97 @@ struct LiveDirectory::Impl {
     return json_answer(200, render::api::added_answer(*known, existed));
   }
 
+  // The form that adds a podcast (/<locale>/add/). A GET is the form with a fresh token. A POST
+  // must come from this site's page (internal::same_origin) with a token this server made, and
+  // within the rate limits; its URL is then resolved on this worker as `podcrawl add --check`
+  // resolves it, and listed and stored at once (or queued for review, [submit] review). The
+  // answer is the form again, saying what became of it; it is never cached.
+  http::Response submit_answer(const http::Request& request, const Route& route, std::int64_t at) {
+    if (!options.submit.enabled) {
+      return not_found_answer(request, at);
+    }
+    model::SubmitPage page;
+    int status = 200;
+    if (request.method == "POST") {
+      status = take_submission(request, page);
+    }
+    page.token = form_tokens.issue(wall_clock());
+    const auto renderer = renderers.take();
+    http::Response response;
+    response.status = status;
+    response.headers.emplace_back("Content-Type", k_html);
+    response.headers.emplace_back("Cache-Control", "no-store");
+    add_security_headers(response);
+    response.body = std::make_shared<const std::string>(
+        renderer->submit_page(page, route.path.locale, at).html);
+    return response;
+  }
+
+  // A URL sent with the form: what became of it in `page`, and the answer's status.
+  int take_submission(const http::Request& request, model::SubmitPage& page) {
+    using Outcome = model::SubmitPage::Outcome;
+    const std::string form = internal::parameters_of(request);
+    const std::string sent = query_value(form, "url");
+    page.url = core::utf8_prefix(core::trim(sent), k_max_form_url_bytes);
+    if (!core::is_valid_utf8(page.url)) {
+      page.url.clear(); // refused as not a URL, and not written back into the page
+    }
+    if (!internal::same_origin(request) ||
+        !form_tokens.valid(query_value(form, "token"), wall_clock())) {
+      page.outcome = Outcome::cross_site;
+      return 403;
+    }
+    const auto now_ms = steady_milliseconds();
+    if (submissions_by_address.take(request.client_address, now_ms) ||
+        submissions_overall.take("everyone", now_ms)) {
+      page.outcome = Outcome::too_many;
+      return 429;
+    }
+    if (const auto known = listed_show(page.url)) {
+      page.outcome = Outcome::exists;
+      page.show = known;
+      return 200;
+    }
+    const auto resolution = crawl::resolve_feed(page.url, options.fetch);
+    if (resolution.refusal != crawl::Refusal::none) {
+      page.outcome = Outcome::refused;
+      page.refusal = resolution.refusal;
+      return 400;
+    }
+    if (options.submit.review) {
+      with_database([&](store::Database& database, render::Renderer&) -> Page {
+        store::Submissions(database).queue(resolution.url, page.url, request.client_address);
+        return nullptr;
+      });
+      page.outcome = Outcome::queued;
+      return 202;
+    }
+    bool existed = false;
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      existed = crawl::store_resolved(database, resolution, options.crawl).existed;
+      return nullptr;
+    });
+    page.outcome = existed ? Outcome::exists : Outcome::added;
+    page.show = listed_show(resolution.url);
+    return 200;
+  }
+
+  // The show of a feed URL as given (or normalized), when the directory lists it.
+  std::optional<model::ShowSummary> listed_show(const std::string& url) {
+    std::optional<model::ShowSummary> found;
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      store::DirectoryApi api(database);
+      if (const auto feed = feed_by_url(api, url)) {
+        found.emplace();
+        found->slug = feed->show.slug;
+        found->title = feed->show.show.title;
+        found->language = feed->show.show.language;
+      }
+      return nullptr;
+    });
+    return found;
+  }
+
   static std::int64_t steady_milliseconds() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
@@ -825,7 +931,7 @@ struct LiveDirectory::Impl {
   // The 405 answer to a POST to anything but an endpoint that takes one; nullopt otherwise.
   static std::optional<http::Response> refused_method(const http::Request& request,
                                                       const Route& route) {
-    if (request.method != "POST" ||
+    if (request.method != "POST" || route.kind == Kind::submit ||
         (route.kind == Kind::api && internal::takes_post(*internal::endpoint_of(route.key)))) {
       return std::nullopt;
     }
@@ -842,6 +948,7 @@ struct LiveDirectory::Impl {
     switch (route.kind) {
       case Kind::metrics:
       case Kind::report:
+      case Kind::submit:
         return std::nullopt;
       case Kind::api:
         return api_answer(request, route, at, false);
@@ -872,6 +979,8 @@ struct LiveDirectory::Impl {
         return report_answer(request, at);
       case Kind::api:
         return *api_answer(request, route, at, true);
+      case Kind::submit:
+        return submit_answer(request, route, at);
       case Kind::redirect:
         return moved_answer(request, route.location);
       case Kind::not_found:

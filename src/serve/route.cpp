@@ -60,6 +60,8 @@ Kind kind_of(render::PagePath::Kind kind) {
       return Kind::episode;
     case Page::search:
       return Kind::search;
+    case Page::submit:
+      return Kind::submit;
     case Page::opml:
       return Kind::opml;
     case Page::art:
@@ -214,6 +216,8 @@ const char* to_string(Route::Kind kind) {
       return "episode";
     case Kind::search:
       return "search";
+    case Kind::submit:
+      return "submit";
     case Kind::redirect:
       return "redirect";
     case Kind::not_found:

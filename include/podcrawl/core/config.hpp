@@ -90,6 +90,15 @@ struct ApiConfig {
   double burst = 100;              // and this many may come at once (at least 1)
 };
 
+// The live directory's form that adds a podcast (/<locale>/add/): whether it is open, whether
+// what it takes waits for the operator, and how much it takes.
+struct SubmitConfig {
+  bool enabled = true; // the form is answered, and linked from every page's footer
+  bool review = false; // submissions wait for `podcrawl review accept` before they are listed
+  std::int64_t per_address_per_hour = 10; // submissions one client address may send an hour
+  std::int64_t per_hour = 200;            // and everyone together
+};
+
 struct Config {
   std::optional<std::string> database_url; // [database] url
   FetchConfig fetch;
@@ -98,6 +107,7 @@ struct Config {
   ServeConfig serve;
   ArtConfig art;
   ApiConfig api;
+  SubmitConfig submit;
   std::filesystem::path source_dir; // where sql/, config/locales and templates/ live
 };
 

@@ -6,6 +6,7 @@
 #include "podcrawl/core/config.hpp"
 #include "podcrawl/feed/model.hpp"
 #include "podcrawl/fetch/fetcher.hpp"
+#include "podcrawl/model/pages.hpp"
 #include "podcrawl/store/database.hpp"
 
 // Feeds given from outside the crawl list: a URL someone types into `podcrawl add`, the site's
@@ -14,14 +15,7 @@
 namespace podcrawl::crawl {
 
 // Why a URL given to be added is not: each one a person can act on.
-enum class Refusal {
-  none,
-  not_a_url,          // not an http(s) URL of at most net::k_max_feed_url_length bytes
-  refused_address,    // the address policy refused it (a private or reserved address)
-  unreachable,        // no answer, or an error status (404, 500, a timeout, too large)
-  no_feed_advertised, // an HTML page that advertises no feed
-  not_a_feed,         // what arrived is not RSS or Atom
-};
+using Refusal = model::FeedRefusal;
 
 struct Resolution {
   // The feed's normalized URL: the one given, or the feed the HTML page there advertises.

@@ -96,6 +96,35 @@ inline constexpr std::int64_t k_search_episodes_per_show = 3;
 // A search that finds fewer shows than this also tries its long words with one typo.
 inline constexpr std::int64_t k_search_typo_below = 3;
 
+// Why a URL given to be added to the directory is not (crawl::resolve_feed).
+enum class FeedRefusal {
+  none,
+  not_a_url,          // not an http(s) URL of at most net::k_max_feed_url_length bytes
+  refused_address,    // the address policy refused it (a private or reserved address)
+  unreachable,        // no answer, or an error status (404, 500, a timeout, too large)
+  no_feed_advertised, // an HTML page that advertises no feed
+  not_a_feed,         // what arrived is not RSS or Atom
+};
+
+// The form that adds a podcast to the directory (/<locale>/add/), and what became of a URL
+// sent with it.
+struct SubmitPage {
+  enum class Outcome {
+    form,       // nothing sent yet
+    added,      // listed and stored: `show` is its page
+    exists,     // listed already: `show` is its page
+    queued,     // waiting for the operator's review
+    refused,    // `refusal` says why
+    too_many,   // over the submissions' rate limits
+    cross_site, // sent from another site, or with a form token that is not valid (any more)
+  };
+  Outcome outcome = Outcome::form;
+  FeedRefusal refusal = FeedRefusal::none;
+  std::string url;                 // as sent, given back in the form
+  std::string token;               // the form token a submission must carry back
+  std::optional<ShowSummary> show; // added, exists
+};
+
 // A search of the directory (store::DirectorySearch::search).
 struct SearchRequest {
   std::string query;

@@ -36,6 +36,7 @@ struct PagePath {
     show,       // "<locale>/podcasts/<slug>/[page/<n>/]"
     episode,    // "<locale>/podcasts/<slug>/<episode>/"
     search,     // "<locale>/search/[page/<n>/]"
+    submit,     // "<locale>/add/": the form that adds a podcast
     opml,       // "opml/<slug>.opml"
     art,        // "art/<sha1>-<width>.webp" (slug is the file name)
   };

@@ -17,6 +17,8 @@ std::string language_path(std::string_view tag, std::int64_t page = 1);
 std::string show_path(std::string_view slug, std::int64_t page = 1);
 std::string episode_path(std::string_view show_slug, std::string_view episode_slug);
 std::string search_path(std::int64_t page = 1);
+// The form that adds a podcast.
+std::string submit_path();
 // "?q=<query>" as an HTML form writes it (application/x-www-form-urlencoded); "" for no query.
 std::string search_query_suffix(std::string_view query);
 // The locale-relative path of page `page` of a list page model.

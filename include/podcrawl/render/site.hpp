@@ -25,6 +25,9 @@ struct SiteOptions {
   // sooner: a day for the live directory's cache; SiteWriter uses a year, so an exported page is
   // rendered again only when a relative date on it reads otherwise.
   std::int64_t max_page_lifetime = 86400;
+  // Every page of a locale links the form that adds a podcast (/<locale>/add/), which the live
+  // directory answers ([submit] enabled).
+  bool submissions = true;
 };
 
 // A rendered page and how long its bytes stay true.
@@ -72,6 +75,10 @@ public:
                             std::int64_t now);
   // A page of search results, or the page that asks for words (an empty or too long query).
   // Only the live directory answers it: an exported site has no search pages.
+  // The form that adds a podcast, and what became of a URL sent with it; never cached (it
+  // holds the form token).
+  RenderedPage submit_page(const model::SubmitPage& page, std::string_view locale,
+                           std::int64_t now);
   RenderedPage search_page(const model::SearchPage& page, std::string_view locale,
                            std::int64_t now);
   // The crawl health report (render::report_page) in one of the locales.

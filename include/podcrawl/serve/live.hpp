@@ -25,6 +25,7 @@ struct LiveOptions {
   // scheduled once stored.
   core::FetchConfig fetch;
   core::CrawlConfig crawl;
+  core::SubmitConfig submit; // the form that adds a podcast
   // The clock relative dates are measured from; nullopt: the system clock at each request.
   std::optional<std::int64_t> now;
 };

@@ -31,6 +31,7 @@ struct Route {
     show,           // "/<locale>/podcasts/<slug>/[page/<n>/]"
     episode,        // "/<locale>/podcasts/<slug>/<episode>/"
     search,         // "/<locale>/search/[page/<n>/]", the words in the query's q
+    submit,         // "/<locale>/add/": the form that adds a podcast (GET and POST)
     redirect,       // a page's address without its trailing '/': 301 to `location`
     not_found,      // anything else
   };

@@ -57,6 +57,7 @@ private:
   friend class DirectorySearch;
   friend class ApiKeys;
   friend class DirectoryApi;
+  friend class Submissions;
 
   struct Impl;
   std::unique_ptr<Impl> m_impl;

@@ -29,6 +29,11 @@ site_url = "https://podcasts.example"
 open = true
 requests_per_second = 0.5
 burst = 20
+[submit]
+enabled = false
+review = true
+per_address_per_hour = 3
+per_hour = 50
 )");
   const Config config = load_config(file);
   EXPECT_EQ(config.database_url, std::optional<std::string>("postgresql://example/db"));
@@ -41,6 +46,10 @@ burst = 20
   EXPECT_TRUE(config.api.open);
   EXPECT_EQ(config.api.requests_per_second, 0.5);
   EXPECT_EQ(config.api.burst, 20.0); // an integer is read as the number it is
+  EXPECT_FALSE(config.submit.enabled);
+  EXPECT_TRUE(config.submit.review);
+  EXPECT_EQ(config.submit.per_address_per_hour, 3);
+  EXPECT_EQ(config.submit.per_hour, 50);
 }
 
 TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
@@ -65,6 +74,10 @@ TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
   EXPECT_FALSE(defaults.api.open); // read endpoints need a key unless the operator says otherwise
   EXPECT_EQ(shipped.api.requests_per_second, defaults.api.requests_per_second);
   EXPECT_EQ(shipped.api.burst, defaults.api.burst);
+  EXPECT_EQ(shipped.submit.enabled, defaults.submit.enabled);
+  EXPECT_EQ(shipped.submit.review, defaults.submit.review);
+  EXPECT_EQ(shipped.submit.per_address_per_hour, defaults.submit.per_address_per_hour);
+  EXPECT_EQ(shipped.submit.per_hour, defaults.submit.per_hour);
 }
 
 TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
