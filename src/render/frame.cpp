@@ -16,7 +16,8 @@ constexpr const char* k_interface_keys[] = {
     "explicit",        "no_podcasts",       "footer",          "latest_episodes",
     "pages",           "previous_page",     "next_page",       "opml",
     "back_home",       "content_languages", "transcript",      "chapters",
-    "search",          "search_label",
+    "search",          "search_label",      "add_podcast",     "add_intro",
+    "add_url_label",   "add_button",
 };
 
 Data alternates(const Site& site, std::string_view path) {

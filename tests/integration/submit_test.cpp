@@ -124,7 +124,9 @@ TEST_F(SubmitForm, AddsAFeedAndAWebPagesFeedWhoseShowPagesAreLiveAtOnce) {
   ASSERT_NE(port, 0);
   const auto before = listed();
   // Every page links the form.
-  EXPECT_NE(get(port, "/ar/").body.find("href=\"add/\""), std::string::npos);
+  EXPECT_NE(get(port, "/ar/").body.find("<a href=\"add/\">إضافة بودكاست</a>"), std::string::npos);
+  const Answer form = get(port, "/en/add/");
+  EXPECT_NE(form.body.find(">Feed or website address</label>"), std::string::npos) << form.body;
 
   const Answer added = send(port, "en", m_feeds.url("/pick.xml"));
   ASSERT_EQ(added.status, 200) << added.body;
