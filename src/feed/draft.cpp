@@ -182,7 +182,9 @@ Show finish_show(const Draft& draft) {
       unique_plain(draft.itunes_categories.empty() ? draft.categories : draft.itunes_categories);
   show.podcast_guid = first_text(draft, Field::podcast_guid);
   show.new_feed_url = first_url(draft, Field::new_feed_url);
-  show.feed_url = first_url(draft, Field::self_url);
+  show.self_url = first_url(draft, Field::self_url);
+  show.feed_url = show.self_url;
+  show.hub_url = first_url(draft, Field::hub_url);
   show.itunes = draft.itunes_show;
   show.podcast = draft.podcast_show;
   if (show.image.empty()) {

@@ -28,6 +28,7 @@ enum class Field {
   podcast_guid,
   new_feed_url,
   self_url,
+  hub_url,
   guid,
   published,
   duration,

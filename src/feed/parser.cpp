@@ -79,6 +79,8 @@ using enum Vocabulary;
 // explicit      itunes:explicit           googleplay:explicit
 // categories    itunes:category@text (nested ones after their parent), else category
 // feed_url      ParseOptions::feed_url, else Atom link rel=self
+// self_url      Atom link rel=self (RSS channels' atom:link too)
+// hub_url       Atom link rel=hub (WebSub)
 //
 // episode field rank 0                    1                         2+
 // guid          guid, id
@@ -246,6 +248,8 @@ void read_link(const xmlNode* node, Draft& draft, const std::string& base) {
     draft.offer(Field::link, 0, href, base);
   } else if (rel == "self") {
     draft.offer(Field::self_url, 0, href, base);
+  } else if (rel == "hub") {
+    draft.offer(Field::hub_url, 0, href, base);
   } else if (rel == "enclosure") {
     std::string type = attribute(node, "type");
     add_enclosure(draft, enclosure_rank(type, 0), href, type, attribute(node, "length"), base);

@@ -7,6 +7,7 @@
 
 #include "podcrawl/core/ascii.hpp"
 #include "podcrawl/core/time.hpp"
+#include "podcrawl/fetch/link_header.hpp"
 #include "podcrawl/net/address.hpp"
 #include "podcrawl/net/url.hpp"
 #include "transfer_internal.hpp"
@@ -84,6 +85,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     state->last_modified.clear();
     state->retry_after.clear();
     state->content_encoding.clear();
+    state->links.clear();
     return bytes;
   }
   const auto colon = line.find(':');
@@ -102,6 +104,8 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     state->retry_after = std::move(value);
   } else if (name == "content-encoding") {
     state->content_encoding = std::move(value);
+  } else if (name == "link" && state->links.size() < k_max_link_headers) {
+    state->links.push_back(std::move(value));
   }
   return bytes;
 }
@@ -194,6 +198,9 @@ FetchResult from_response(int status, Hop& hop) {
   } else if (is_success(status)) {
     result.outcome = FetchOutcome::ok;
     result.body = std::move(hop.state.body);
+    auto links = websub_links(hop.state.links, hop.url);
+    result.hub_url = std::move(links.hub);
+    result.self_url = std::move(links.self);
   } else {
     result.outcome = FetchOutcome::http_error;
     result.error = "HTTP " + std::to_string(status);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "decoder_internal.hpp"
 #include "podcrawl/core/config.hpp"
@@ -31,6 +32,7 @@ struct HopState {
   std::string last_modified;
   std::string retry_after;
   std::string content_encoding;
+  std::vector<std::string> links;       // Link header values, at most k_max_link_headers
   std::unique_ptr<BodyDecoder> decoder; // made when a 2xx body starts, from content_encoding
   std::size_t discarded_bytes = 0;      // body bytes of a response that is not 2xx
   std::size_t header_bytes = 0;

@@ -193,6 +193,10 @@ struct Show {
   std::string podcast_guid;
   std::string new_feed_url;
   std::string feed_url;
+  // WebSub: the hub the document declares (atom:link rel="hub") and its own address
+  // (rel="self"), for subscribing; not part of the SPEC's JSON.
+  std::string hub_url;
+  std::string self_url;
   ItunesShow itunes;
   PodcastShow podcast;
   std::vector<Episode> episodes;

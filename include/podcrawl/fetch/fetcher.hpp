@@ -39,6 +39,10 @@ struct FetchResult {
   std::string final_url;     // after redirects
   std::string permanent_url; // set when every redirect in the chain was 301/308
   std::string error;         // one line, when outcome is not ok / not_modified
+  // WebSub: the hub and the topic's own address the 2xx response's Link headers name
+  // (websub_links); "" when they name none.
+  std::string hub_url;
+  std::string self_url;
   std::optional<std::int64_t> retry_after_seconds; // Retry-After of a 429 or 503
   // What the transfer cost: the time its requests took (every hop and retry, as libcurl timed
   // them; not the waits for its host's pace), -1 when none was sent; and the bytes received

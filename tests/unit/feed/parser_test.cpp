@@ -103,6 +103,20 @@ TEST(ParseFeed, FeedUrlFromOptionsWinsOverTheSelfLink) {
   EXPECT_EQ(result.show.feed_url, "https://fetched.example.com/rss");
 }
 
+TEST(ParseFeed, ReadsTheWebSubHubAndSelfOfAnRssChannel) {
+  constexpr std::string_view k_feed = R"(<rss xmlns:atom="http://www.w3.org/2005/Atom"><channel>
+    <title>Pushed</title>
+    <atom:link rel="hub" href="https://pubsubhubbub.example.com/"/>
+    <atom:link rel="self" href="/feeds/pushed.xml"/>
+    <item><title>t</title><atom:link rel="hub" href="https://item.example.com/hub"/></item>
+    </channel></rss>)";
+  ParseResult result = parse(k_feed, "https://fetched.example.com/rss");
+  EXPECT_EQ(result.show.hub_url, "https://pubsubhubbub.example.com/");
+  EXPECT_EQ(result.show.self_url, "https://fetched.example.com/feeds/pushed.xml");
+  EXPECT_EQ(result.show.feed_url, "https://fetched.example.com/rss");
+  EXPECT_TRUE(parse(k_itunes_feed).show.hub_url.empty()); // no hub declared
+}
+
 TEST(ParseFeed, MatchesNamespaceSpellingsOfRealFeeds) {
   constexpr std::string_view k_feed = R"(<rss
       xmlns:itunes="http://www.itunes.com/DTDs/Podcast-1.0.dtd"
@@ -130,6 +144,7 @@ TEST(ParseFeed, ReadsAnAtomFeed) {
   <title>Atom Show</title>
   <subtitle type="html">&lt;p&gt;About&lt;/p&gt;</subtitle>
   <link rel="self" href="https://example.org/feed.atom"/>
+  <link rel="hub" href="https://hub.example.org/"/>
   <link href="https://example.org/"/>
   <author><name>Ann Author</name><email>ann@example.org</email></author>
   <entry>
@@ -150,6 +165,8 @@ TEST(ParseFeed, ReadsAnAtomFeed) {
   EXPECT_EQ(result.show.language, "de-DE");
   EXPECT_THAT(result.show.description, HasSubstr("About"));
   EXPECT_EQ(result.show.feed_url, "https://example.org/feed.atom");
+  EXPECT_EQ(result.show.self_url, "https://example.org/feed.atom");
+  EXPECT_EQ(result.show.hub_url, "https://hub.example.org/");
   ASSERT_EQ(result.show.episodes.size(), 1u);
   const Episode& entry = result.show.episodes[0];
   EXPECT_EQ(entry.guid, "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a");
