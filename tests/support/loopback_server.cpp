@@ -182,7 +182,20 @@ void Response::set_stream(const std::string& content_type,
 struct LoopbackServer::Route {
   std::regex pattern;
   Handler handler;
+  bool post = false; // answers POST; otherwise GET and HEAD
 };
+
+namespace {
+
+// A request on its way in: its body as it arrives, for a POST.
+struct RequestState {
+  std::string body;
+};
+
+// The most bytes of a POST body kept; the rest is read and dropped.
+constexpr std::size_t k_max_post_bytes = 1024 * 1024;
+
+} // namespace
 
 struct LoopbackServer::Callbacks {
   // libmicrohttpd calls this once the request's head has arrived (recorded then), then for each
@@ -190,20 +203,30 @@ struct LoopbackServer::Callbacks {
   // answering before the end would close the connection.
   static enum MHD_Result on_request(void* cls, MHD_Connection* connection, const char* url,
                                     const char* method, const char* /*version*/,
-                                    const char* /*upload_data*/, std::size_t* upload_data_size,
+                                    const char* upload_data, std::size_t* upload_data_size,
                                     void** request_state) {
-    static char head_recorded = 0; // its address marks a request whose head was recorded
     auto& server = *static_cast<LoopbackServer*>(cls);
     if (*request_state == nullptr) {
-      *request_state = &head_recorded;
+      *request_state = new RequestState; // on_completed deletes it
       server.record(read_request(connection, method, url));
       return MHD_YES;
     }
+    auto& state = *static_cast<RequestState*>(*request_state);
     if (*upload_data_size != 0) {
+      const std::size_t room = k_max_post_bytes - std::min(k_max_post_bytes, state.body.size());
+      state.body.append(upload_data, std::min(room, *upload_data_size));
       *upload_data_size = 0;
       return MHD_YES;
     }
-    return send(connection, server.answer(read_request(connection, method, url)));
+    Request request = read_request(connection, method, url);
+    request.body = std::move(state.body);
+    return send(connection, server.answer(std::move(request)));
+  }
+
+  static void on_completed(void* /*cls*/, MHD_Connection* /*connection*/, void** request_state,
+                           enum MHD_RequestTerminationCode /*code*/) {
+    delete static_cast<RequestState*>(*request_state);
+    *request_state = nullptr;
   }
 };
 
@@ -222,8 +245,9 @@ LoopbackServer::LoopbackServer(std::string address, int threads) : m_address(std
       threads > 0 ? static_cast<unsigned int>(threads) : k_default_connections;
   m_daemon.reset(MHD_start_daemon(
       flags, 0, nullptr, nullptr, &Callbacks::on_request, this, MHD_OPTION_SOCK_ADDR,
-      &socket_address, MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, k_connection_memory_bytes, MHD_OPTION_END));
+      &socket_address, MHD_OPTION_NOTIFY_COMPLETED, &Callbacks::on_completed, nullptr,
+      MHD_OPTION_CONNECTION_LIMIT, connection_limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+      k_connection_memory_bytes, MHD_OPTION_END));
   if (!m_daemon) {
     throw std::runtime_error("loopback server: cannot listen on " + m_address);
   }
@@ -237,7 +261,13 @@ LoopbackServer::LoopbackServer(std::string address, int threads) : m_address(std
 LoopbackServer::~LoopbackServer() = default;
 
 void LoopbackServer::on_get(const std::string& pattern, Handler handler) {
-  auto route = std::make_shared<Route>(Route{std::regex(pattern), std::move(handler)});
+  auto route = std::make_shared<Route>(Route{std::regex(pattern), std::move(handler), false});
+  std::lock_guard lock(m_mutex);
+  m_routes.push_back(std::move(route));
+}
+
+void LoopbackServer::on_post(const std::string& pattern, Handler handler) {
+  auto route = std::make_shared<Route>(Route{std::regex(pattern), std::move(handler), true});
   std::lock_guard lock(m_mutex);
   m_routes.push_back(std::move(route));
 }
@@ -281,9 +311,10 @@ void LoopbackServer::record(Request request) {
 
 std::shared_ptr<const LoopbackServer::Route> LoopbackServer::route(Request& request) const {
   std::lock_guard lock(m_mutex);
+  const bool post = request.method == "POST";
   for (const auto& candidate : m_routes) {
     std::smatch match;
-    if (std::regex_match(request.path, match, candidate->pattern)) {
+    if (candidate->post == post && std::regex_match(request.path, match, candidate->pattern)) {
       request.matches.assign(match.begin(), match.end());
       return candidate;
     }
@@ -293,9 +324,9 @@ std::shared_ptr<const LoopbackServer::Route> LoopbackServer::route(Request& requ
 
 Response LoopbackServer::answer(Request request) const {
   Response response;
-  if (request.method != "GET" && request.method != "HEAD") {
+  if (request.method != "GET" && request.method != "HEAD" && request.method != "POST") {
     response.status = 405;
-    response.set_header("Allow", "GET, HEAD");
+    response.set_header("Allow", "GET, HEAD, POST");
     return response;
   }
   const auto found = route(request);

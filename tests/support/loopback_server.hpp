@@ -21,6 +21,7 @@ struct Request {
   std::string path;                           // decoded, without the query
   std::map<std::string, std::string> query;   // decoded parameters; the last of a repeated name
   std::map<std::string, std::string> headers; // names lower case; the last of a repeated name
+  std::string body; // a POST's body as sent (its first MiB); "" in the recorded requests
   // The route's pattern matched against the path: [0] the whole path, then each group. Empty in
   // the requests recorded before routing (LoopbackServer::requests).
   std::vector<std::string> matches;
@@ -59,8 +60,9 @@ struct Response {
 // A real HTTP/1.1 server (libmicrohttpd, one thread per connection) on a loopback address
 // (127.0.0.1 unless another of 127.0.0.0/8 is given) and an ephemeral port, until the
 // destructor. The constructor returns once the port listens, so clients may connect at once (no
-// sleeps). GET and HEAD are routed to the handlers; a path no route matches gets 404, another
-// method 405. Connections stay open between requests as the client wishes.
+// sleeps). GET and HEAD are routed to the on_get handlers, POST to the on_post ones; a path no
+// route matches gets 404, another method 405. Connections stay open between requests as the client
+// wishes.
 class LoopbackServer {
 public:
   using Handler = std::function<void(const Request&, Response&)>;
@@ -77,6 +79,9 @@ public:
   // with a handler, run on the connection's thread. The first route registered that matches
   // answers; routes may be added while the server runs.
   void on_get(const std::string& pattern, Handler handler);
+  // Answer POST of the paths `pattern` matches whole, as on_get answers GET; the handler sees the
+  // request's body.
+  void on_post(const std::string& pattern, Handler handler);
   // Answer GET path with a fixed body, an ETag and Last-Modified; conditional requests that
   // match get 304.
   void serve_feed(const std::string& path, std::string body, std::string content_type,
