@@ -13,6 +13,7 @@
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/crawl/artwork.hpp"
 #include "podcrawl/crawl/crawler.hpp"
+#include "podcrawl/crawl/websub.hpp"
 
 namespace podcrawl::cli {
 
@@ -173,6 +174,11 @@ void add_crawl_command(CLI::App& app, Context& context) {
                                                                   started)
                      .count()
               << " s\n";
+    const auto websub = crawl::tend_subscriptions(context.database_url(), context.config);
+    if (websub.subscribed + websub.unsubscribed + websub.failed > 0) {
+      std::cout << "websub: " << websub.subscribed << " subscribed, " << websub.unsubscribed
+                << " unsubscribed, " << websub.failed << " failed\n";
+    }
     if (!context.config.art.enabled || options->no_art) {
       return;
     }

@@ -84,6 +84,8 @@ constexpr KnownKey k_known_keys[] = {
     {"submit", "review", Kind::boolean},
     {"submit", "per_address_per_hour", Kind::positive_integer},
     {"submit", "per_hour", Kind::positive_integer},
+    {"websub", "callback_base", Kind::string},
+    {"websub", "lease_seconds", Kind::positive_integer},
 };
 
 const char* describe(Kind kind) {
@@ -420,6 +422,20 @@ void read_submit(const Reader& reader, SubmitConfig& submit) {
   reader.read("submit", "per_hour", submit.per_hour);
 }
 
+void read_websub(const Reader& reader, WebSubConfig& websub) {
+  reader.read("websub", "callback_base", websub.callback_base);
+  while (websub.callback_base.ends_with('/')) {
+    websub.callback_base.pop_back();
+  }
+  reader.read("websub", "lease_seconds", websub.lease_seconds);
+  if (websub.lease_seconds > k_max_websub_lease_seconds) {
+    reader.fail(reader.source_of("websub", "lease_seconds"),
+                "websub.lease_seconds must be at most " +
+                    std::to_string(k_max_websub_lease_seconds) + " (14 days), not " +
+                    std::to_string(websub.lease_seconds));
+  }
+}
+
 } // namespace
 
 Config load_config(const std::filesystem::path& file) {
@@ -445,6 +461,7 @@ Config load_config(const std::filesystem::path& file) {
   read_art(reader, config.art);
   read_api(reader, config.api);
   read_submit(reader, config.submit);
+  read_websub(reader, config.websub);
   return config;
 }
 

@@ -159,14 +159,20 @@ std::array<std::uint8_t, 20> sha1(std::string_view bytes) {
 }
 
 std::string sha1_hex(std::string_view bytes) {
+  const auto digest = sha1(bytes);
+  return hex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+}
+
+std::string hex(std::string_view bytes) {
   constexpr std::string_view k_hex = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(40);
-  for (const std::uint8_t byte : sha1(bytes)) {
-    hex += k_hex[byte >> 4];
-    hex += k_hex[byte & 0xf];
+  std::string text;
+  text.reserve(2 * bytes.size());
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    text += k_hex[byte >> 4];
+    text += k_hex[byte & 0xf];
   }
-  return hex;
+  return text;
 }
 
 std::string uuid_v5(std::string_view namespace_uuid, std::string_view name) {

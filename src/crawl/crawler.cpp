@@ -24,6 +24,7 @@
 #include "podcrawl/core/error.hpp"
 #include "podcrawl/core/hash.hpp"
 #include "podcrawl/core/time.hpp"
+#include "podcrawl/crawl/websub.hpp"
 #include "podcrawl/feed/parser.hpp"
 #include "podcrawl/fetch/pool.hpp"
 #include "podcrawl/net/url.hpp"
@@ -32,6 +33,7 @@
 #include "podcrawl/store/database.hpp"
 #include "podcrawl/store/fetch_outcomes.hpp"
 #include "podcrawl/store/history.hpp"
+#include "podcrawl/store/websub.hpp"
 #include "watch_internal.hpp"
 
 namespace podcrawl::crawl {
@@ -296,6 +298,7 @@ private:
   void follow_watch(store::Database& claims, fetch::TransferPool& pool, Flow& flow);
   void rest(store::Database& claims, const fetch::Pacer& pacer);
   std::optional<ArtSummary> fetch_art();
+  void tend_websub(store::Database& claims);
   void report_batch(const std::optional<ArtSummary>& art, bool idle);
   bool batch_has_work();
   bool claims_held() const;
@@ -312,6 +315,8 @@ private:
   void work();
   void process(store::Database& database, const Job& job);
   void store_fetched(store::Database& database, const Job& job);
+  void note_websub(store::Database& database, const Job& job, const feed::Show& show,
+                   std::int64_t new_episodes, double fetch_seconds_ago);
   void fail(store::Database& database, const Job& job, const std::string& error);
   void count(std::int64_t CrawlSummary::*field, std::int64_t amount = 1);
   double jitter();
@@ -352,6 +357,8 @@ private:
   std::int64_t m_batch_urgent = 0;
   std::int64_t m_fetched_at_art = 0;                               // m_summary.fetched then
   std::chrono::steady_clock::time_point m_art_due = m_paces_saved; // the next pass at the latest
+  std::int64_t m_fetched_at_websub = 0; // m_summary.fetched at the last pass over subscriptions
+  std::chrono::steady_clock::time_point m_websub_due = m_paces_saved; // and the next one's time
 };
 
 std::size_t Run::worker_count(const CrawlOptions& options) {
@@ -678,12 +685,39 @@ void Run::rest(store::Database& claims, const fetch::Pacer& pacer) {
   if (worked || (art && art->claimed > 0)) {
     report_batch(art, true);
   }
+  tend_websub(claims);
   next_run_when_due(claims, pacer);
-  auto until = std::min(m_deadline, m_run_ends);
+  auto until = std::min({m_deadline, m_run_ends, m_websub_due});
   if (m_watch->options().art) {
     until = std::min(until, m_art_due);
   }
   m_watch->sleep(until);
+}
+
+// The WebSub requests due (subscriptions of the feeds just stored that declare a hub, renewals,
+// unsubscriptions), then when the next falls due, which the watcher's sleep ends at.
+void Run::tend_websub(store::Database& claims) {
+  if (m_config.websub.callback_base.empty()) {
+    return;
+  }
+  std::int64_t fetched;
+  {
+    std::lock_guard lock(m_mutex);
+    fetched = m_summary.fetched;
+  }
+  const auto steady = std::chrono::steady_clock::now();
+  if (fetched > m_fetched_at_websub || steady >= m_websub_due) {
+    m_fetched_at_websub = fetched;
+    const auto sent = tend_subscriptions(m_database_url, m_config);
+    if (sent.subscribed + sent.unsubscribed + sent.failed > 0) {
+      spdlog::info("crawl --watch: websub: {} subscribed, {} unsubscribed, {} failed",
+                   sent.subscribed, sent.unsubscribed, sent.failed);
+    }
+  }
+  const std::int64_t now = core::now();
+  const auto next = store::WebSubSubscriptions(claims).next_request_at();
+  m_websub_due = next ? steady + std::chrono::seconds(std::max<std::int64_t>(*next - now, 0))
+                      : std::chrono::steady_clock::time_point::max();
 }
 
 // The cover art that is due, as a crawl fetches it after its feeds; it claims no more images
@@ -808,6 +842,7 @@ void Run::process(store::Database& database, const Job& job) {
 }
 
 void Run::store_fetched(store::Database& database, const Job& job) {
+  const auto started = std::chrono::steady_clock::now();
   const store::FeedRecord& feed = job.feed;
   store::FetchMeta meta;
   meta.http_status = job.result.http_status;
@@ -839,6 +874,10 @@ void Run::store_fetched(store::Database& database, const Job& job) {
   const std::int64_t now = core::now();
   const auto saved = store::FetchOutcomes(database).record_success(
       feed.id, meta, parsed.show, now, now + refresh_seconds(parsed.show, m_config.crawl));
+  note_websub(
+      database, job, parsed.show, saved.new_episodes,
+      std::max(0.0, job.result.seconds) +
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   count(&CrawlSummary::fetched);
   count(&CrawlSummary::new_episodes, saved.new_episodes);
   record(job, model::FetchKind::ok, saved.new_episodes);
@@ -847,6 +886,19 @@ void Run::store_fetched(store::Database& database, const Job& job) {
   if (const auto moved = net::normalize_feed_url(parsed.show.new_feed_url);
       moved && *moved != feed.url && store::CrawlList(database).move_feed(feed.id, *moved)) {
     spdlog::info("{} announces its new URL {}", net::redact(feed.url), net::redact(*moved));
+  }
+}
+
+// The hub the feed declares now, and for a feed subscribed there, what saw its new episodes
+// first: a delivery from the hub that came before this fetch began, or the schedule.
+// `fetch_seconds_ago`: since the fetch's transfer began (its requests, then parsing and storing).
+void Run::note_websub(store::Database& database, const Job& job, const feed::Show& show,
+                      std::int64_t new_episodes, double fetch_seconds_ago) {
+  const auto declared = websub_topic(job.result, show, job.feed.url);
+  store::WebSubSubscriptions subscriptions(database);
+  subscriptions.record_hub(job.feed.id, declared.hub, declared.topic);
+  if (!declared.hub.empty()) {
+    subscriptions.count_new_episodes(job.feed.id, new_episodes, fetch_seconds_ago);
   }
 }
 

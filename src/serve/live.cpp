@@ -27,6 +27,7 @@
 #include "podcrawl/serve/fresh_cache.hpp"
 #include "podcrawl/serve/negotiate.hpp"
 #include "podcrawl/serve/route.hpp"
+#include "podcrawl/serve/websub.hpp"
 #include "podcrawl/store/api_keys.hpp"
 #include "podcrawl/store/changes.hpp"
 #include "podcrawl/store/crawl_history.hpp"
@@ -36,6 +37,7 @@
 #include "podcrawl/store/directory_pages.hpp"
 #include "podcrawl/store/directory_search.hpp"
 #include "podcrawl/store/submissions.hpp"
+#include "podcrawl/store/websub.hpp"
 #include "pool_internal.hpp"
 #include "submit_internal.hpp"
 
@@ -879,6 +881,64 @@ struct LiveDirectory::Impl {
     return {};
   }
 
+  // ---- WebSub: the callbacks of the crawler's subscriptions ----
+
+  // A hub's verification of intent (W3C WebSub section 5.3): the challenge echoed when the
+  // subscription `token` names has a request of that mode and topic pending, else 404.
+  http::Response websub_verification_answer(const http::Request& request,
+                                            const std::string& token) {
+    const std::string mode = query_value(request.query, "hub.mode");
+    const std::string topic = query_value(request.query, "hub.topic");
+    const std::string challenge = query_value(request.query, "hub.challenge");
+    const auto lease = websub_lease_seconds(query_value(request.query, "hub.lease_seconds"));
+    const bool challenged = !challenge.empty() && challenge.size() <= k_max_websub_challenge_bytes;
+    if (request.method != "GET" || (mode != "denied" && !challenged)) {
+      return plain_answer(404, "No such request is pending.\n");
+    }
+    bool verified = false;
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      verified = store::WebSubSubscriptions(database).verify(token, mode, topic, lease);
+      return nullptr;
+    });
+    if (!verified) {
+      return plain_answer(404, "No such request is pending.\n");
+    }
+    return plain_answer(200, mode == "denied" ? std::string() : challenge);
+  }
+
+  // A hub's delivery (W3C WebSub section 8): 410 for a subscription that is not active (the
+  // hub may end it); otherwise 202 at once, whether or not the signature holds (section 8.1:
+  // an invalid one is ignored, and the same answer gives nothing to a forger), and the feed is
+  // marked urgent only when it holds. Its own fetch brings the news: hubs may deliver only what
+  // changed, and the body is never read as the feed.
+  http::Response websub_delivery_answer(const http::Request& request, const std::string& token) {
+    std::optional<store::WebSubDelivery> subscription;
+    with_database([&](store::Database& database, render::Renderer&) -> Page {
+      store::WebSubSubscriptions subscriptions(database);
+      subscription = subscriptions.delivery(token);
+      if (!subscription) {
+        return nullptr;
+      }
+      const auto signature = check_hub_signature(request.header("X-Hub-Signature"), request.body,
+                                                 subscription->secret);
+      if (signature != HubSignature::valid) {
+        spdlog::warn("serve: a WebSub delivery for feed {} from {} ignored: {}",
+                     subscription->feed_id, request.client_address,
+                     signature == HubSignature::mismatch         ? "its signature does not hold"
+                     : signature == HubSignature::unknown_method ? "an unknown signature method"
+                                                                 : "no signature");
+        return nullptr;
+      }
+      subscriptions.record_push(subscription->feed_id, subscription->hub);
+      store::CrawlList(database).mark_urgent_by_feed(subscription->feed_id);
+      return nullptr;
+    });
+    if (!subscription) {
+      return plain_answer(410, "No such subscription.\n");
+    }
+    return plain_answer(202, "Accepted.\n");
+  }
+
   // ---- writing the answer ----
 
   http::Response answer_page(const http::Request& request, const http::CachedPage& page,
@@ -931,7 +991,7 @@ struct LiveDirectory::Impl {
   // The 405 answer to a POST to anything but an endpoint that takes one; nullopt otherwise.
   static std::optional<http::Response> refused_method(const http::Request& request,
                                                       const Route& route) {
-    if (request.method != "POST" || route.kind == Kind::submit ||
+    if (request.method != "POST" || route.kind == Kind::submit || route.kind == Kind::websub ||
         (route.kind == Kind::api && internal::takes_post(*internal::endpoint_of(route.key)))) {
       return std::nullopt;
     }
@@ -949,6 +1009,7 @@ struct LiveDirectory::Impl {
       case Kind::metrics:
       case Kind::report:
       case Kind::submit:
+      case Kind::websub:
         return std::nullopt;
       case Kind::api:
         return api_answer(request, route, at, false);
@@ -977,6 +1038,9 @@ struct LiveDirectory::Impl {
         return metrics_answer(request, at);
       case Kind::report:
         return report_answer(request, at);
+      case Kind::websub:
+        return request.method == "POST" ? websub_delivery_answer(request, route.key)
+                                        : websub_verification_answer(request, route.key);
       case Kind::api:
         return *api_answer(request, route, at, true);
       case Kind::submit:

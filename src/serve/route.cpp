@@ -7,12 +7,16 @@
 #include "podcrawl/core/hash.hpp"
 #include "podcrawl/l10n/localizer.hpp"
 #include "podcrawl/render/layout.hpp"
+#include "podcrawl/serve/websub.hpp"
 
 namespace podcrawl::serve {
 
 namespace {
 
 using Kind = Route::Kind;
+
+// Where WebSub callbacks live below the site: "websub/<token>".
+constexpr std::string_view k_websub_prefix = "websub/";
 
 // The path with %XX decoded; nullopt for a malformed escape or a decoded NUL.
 std::optional<std::string> percent_decoded(std::string_view path) {
@@ -98,6 +102,11 @@ Route route(std::string_view path, const std::vector<std::string>& locales,
   }
   // Empty, "." and ".." segments are no page's (render::parse_path refuses them).
   const std::string_view last = page_path.substr(page_path.rfind('/') + 1);
+  if (decoded->starts_with(k_websub_prefix)) {
+    result.key = decoded->substr(k_websub_prefix.size());
+    result.kind = is_websub_token(result.key) ? Kind::websub : Kind::not_found;
+    return result;
+  }
   if (internal::endpoint_of(*decoded)) {
     result.kind = Kind::api;
     result.key = *decoded;
@@ -198,6 +207,8 @@ const char* to_string(Route::Kind kind) {
       return "api";
     case Kind::report:
       return "report";
+    case Kind::websub:
+      return "websub";
     case Kind::opml:
       return "opml";
     case Kind::art:

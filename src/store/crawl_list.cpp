@@ -225,6 +225,11 @@ std::optional<std::int64_t> CrawlList::mark_urgent_by_show(std::int64_t show_id)
                      "SELECT feed_id AS id FROM shows WHERE id = $1", show_id);
 }
 
+std::optional<std::int64_t> CrawlList::mark_urgent_by_feed(std::int64_t feed_id) {
+  return mark_urgent(m_impl->redacted_url, m_impl->connection, "podcrawl_urgent_by_feed",
+                     "SELECT $1::bigint AS id", feed_id);
+}
+
 namespace {
 
 // True for a feed no crawler holds at $<now> (a bigint of Unix seconds): its lease ended, or the

@@ -99,6 +99,19 @@ struct SubmitConfig {
   std::int64_t per_hour = 200;            // and everyone together
 };
 
+// The longest lease asked of a WebSub hub: the W3C Recommendation's suggested most, 14 days.
+inline constexpr std::int64_t k_max_websub_lease_seconds = 14 * 86400;
+
+// WebSub (W3C Recommendation, 2018): feeds that declare a hub are subscribed there, and what the
+// hub pushes marks them urgent. Push is off while callback_base is empty.
+struct WebSubConfig {
+  // The public address at which `serve` answers (normally [render] site_url): subscriptions'
+  // callbacks are <callback_base>/websub/<token>. Empty: nothing is subscribed.
+  std::string callback_base;
+  // The lease asked of hubs, at most k_max_websub_lease_seconds; a hub may grant less.
+  std::int64_t lease_seconds = k_max_websub_lease_seconds;
+};
+
 struct Config {
   std::optional<std::string> database_url; // [database] url
   FetchConfig fetch;
@@ -108,6 +121,7 @@ struct Config {
   ArtConfig art;
   ApiConfig api;
   SubmitConfig submit;
+  WebSubConfig websub;
   std::filesystem::path source_dir; // where sql/, config/locales and templates/ live
 };
 

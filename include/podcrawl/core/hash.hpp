@@ -31,6 +31,9 @@ std::string sha1_hex(std::string_view bytes);
 // lower-case 8-4-4-4-12 form. Returns an empty string when namespace_uuid is not a UUID.
 std::string uuid_v5(std::string_view namespace_uuid, std::string_view name);
 
+// Bytes as lower-case hex digits, two a byte.
+std::string hex(std::string_view bytes);
+
 // The value of one hexadecimal digit, either case; nullopt for any other character.
 std::optional<int> hex_value(char c);
 

@@ -20,6 +20,7 @@ struct Route {
     script,     // "/choose-locale.js"
     metrics,    // "/metrics"
     report,     // "/admin/report", the crawl health report (days and locale in the query)
+    websub,     // "/websub/<token>", a WebSub subscription's callback; key is the token
     api,        // an endpoint of the APIs: "/api/1.0/…", "/search", "/lookup", "/search.json";
                 // key is its path below the site
     opml,       // "/opml/<show>.opml"

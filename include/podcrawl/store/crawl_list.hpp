@@ -56,10 +56,11 @@ public:
   // once: for a publisher's ping, a push from a hub, a submission. A feed a crawler has in hand
   // stays due when that crawler records its fetch (which may predate the change), and is
   // announced again then. The feed is named by its URL (or one it moved from), or by
-  // the id of the show it describes (the APIs' feed id). Returns the feed's id; nullopt when no
-  // listed feed has it.
+  // the id of the show it describes (the APIs' feed id), or by its own id. Returns the feed's
+  // id; nullopt when no listed feed has it.
   std::optional<std::int64_t> mark_urgent_by_url(const std::string& url);
   std::optional<std::int64_t> mark_urgent_by_show(std::int64_t show_id);
+  std::optional<std::int64_t> mark_urgent_by_feed(std::int64_t feed_id);
 
   // A claimed feed left unasked (its host asked for a pause): its lease ends and it is next due
   // at next_fetch_at; nothing else about it changes.

@@ -58,6 +58,7 @@ private:
   friend class ApiKeys;
   friend class DirectoryApi;
   friend class Submissions;
+  friend class WebSubSubscriptions;
 
   struct Impl;
   std::unique_ptr<Impl> m_impl;

@@ -34,6 +34,9 @@ enabled = false
 review = true
 per_address_per_hour = 3
 per_hour = 50
+[websub]
+callback_base = "https://podcasts.example/"
+lease_seconds = 86400
 )");
   const Config config = load_config(file);
   EXPECT_EQ(config.database_url, std::optional<std::string>("postgresql://example/db"));
@@ -50,6 +53,8 @@ per_hour = 50
   EXPECT_TRUE(config.submit.review);
   EXPECT_EQ(config.submit.per_address_per_hour, 3);
   EXPECT_EQ(config.submit.per_hour, 50);
+  EXPECT_EQ(config.websub.callback_base, "https://podcasts.example"); // callbacks append "/websub/"
+  EXPECT_EQ(config.websub.lease_seconds, 86400);
 }
 
 TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
@@ -78,6 +83,9 @@ TEST(LoadConfig, TheShippedFileParsesToTheBuiltInDefaults) {
   EXPECT_EQ(shipped.submit.review, defaults.submit.review);
   EXPECT_EQ(shipped.submit.per_address_per_hour, defaults.submit.per_address_per_hour);
   EXPECT_EQ(shipped.submit.per_hour, defaults.submit.per_hour);
+  EXPECT_EQ(shipped.websub.callback_base, defaults.websub.callback_base);
+  EXPECT_TRUE(defaults.websub.callback_base.empty()); // push is off until the operator sets it
+  EXPECT_EQ(shipped.websub.lease_seconds, defaults.websub.lease_seconds);
 }
 
 TEST(LoadConfig, AcceptsEveryWayOfWritingKnownKeys) {
@@ -175,6 +183,9 @@ TEST(LoadConfig, NamesTheFileAndLineOfEveryProblem) {
        "2: api.requests_per_second must be a positive number, not nan"},
       {"[api]\n\nburst = 0.5\n", "3: api.burst must be at least 1 (one request), not 0.5"},
       {"[api]\nrate = 5\n", "2: unknown key \"api.rate\""},
+      {"[websub]\nlease_seconds = 1209601\n",
+       "2: websub.lease_seconds must be at most 1209600 (14 days), not 1209601"},
+      {"[websub]\ncallback_base = 1\n", "2: websub.callback_base must be a string"},
       {"[crawl]\nconcurrency = 3000000000\n",
        "2: crawl.concurrency must be at most 2147483647, not 3000000000"},
       {"[crawl]\nmin_refresh_seconds = 7200\nmax_refresh_seconds = 3600\n",

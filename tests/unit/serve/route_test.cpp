@@ -30,6 +30,8 @@ TEST(Route, NamesEveryPageOfTheSiteLayout) {
       {"/choose-locale.js", Kind::script, "", "", "", 1, "choose-locale.js"},
       {"/metrics", Kind::metrics, "", "", "", 1, "metrics"},
       {"/admin/report", Kind::report, "", "", "", 1, "admin/report"},
+      {"/websub/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Kind::websub, "",
+       "", "", 1, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
       {"/opml/hello.opml", Kind::opml, "", "hello", "", 1, "opml/hello.opml"},
       {"/art/0123456789abcdef0123456789abcdef01234567-400.webp", Kind::art, "",
        "0123456789abcdef0123456789abcdef01234567-400.webp", "", 1,
@@ -115,6 +117,11 @@ TEST(Route, NamesNothingOutsideTheLayout) {
       "/admin/report/",
       "/admin/",
       "/admin/reports",
+      "/websub/",
+      "/websub/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde",   // 63 digits
+      "/websub/0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",  // upper case
+      "/websub/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/", // a folder
+      "/en/websub/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
   };
   for (const char* path : cases) {
     EXPECT_EQ(serve::route(path, k_locales).kind, Kind::not_found) << path;
