@@ -298,6 +298,7 @@ public:
     status_chart();
     host_charts();
     failing_feeds();
+    websub_hubs();
     m_out += "</main>\n</body>\n</html>\n";
     return std::move(m_out);
   }
@@ -616,6 +617,33 @@ private:
       m_out += "<p>" + text(m_t.count("report.more_failing_feeds", more)) + "</p>\n";
     }
     m_out += "</section>\n";
+  }
+
+  // Each WebSub hub's new episodes by what saw them first, and its last push: a hub that went
+  // silent shows as one whose poll count grows while its push count stands still.
+  void websub_hubs() {
+    const auto& hubs = m_report.stats.websub_hubs;
+    if (hubs.empty()) {
+      return;
+    }
+    m_out += "<section aria-labelledby=\"websub-hubs-heading\">\n<h2 id=\"websub-hubs-heading\">" +
+             text(m_t.text("report.websub_hubs")) + "</h2>\n";
+    m_out += "<table id=\"websub-hubs\">\n<thead><tr><th scope=\"col\">" +
+             text(m_t.text("report.hub")) + "</th><th scope=\"col\">" +
+             text(m_t.text("report.push_first")) + "</th><th scope=\"col\">" +
+             text(m_t.text("report.poll_first")) + "</th><th scope=\"col\">" +
+             text(m_t.text("report.last_push")) + "</th></tr></thead>\n<tbody>\n";
+    for (const auto& hub : hubs) {
+      m_out += "<tr><td class=\"feed-url\" dir=\"ltr\">" + text(without_userinfo(hub.hub)) +
+               "</td><td><data class=\"push\" value=\"" + std::to_string(hub.push) + "\">" +
+               number(hub.push) + "</data></td><td><data class=\"poll\" value=\"" +
+               std::to_string(hub.poll) + "\">" + number(hub.poll) + "</data></td><td>";
+      m_out += hub.last_push_at ? text_time(m_t.relative_time(*hub.last_push_at, m_report.now),
+                                            *hub.last_push_at)
+                                : std::string("\u2014");
+      m_out += "</td></tr>\n";
+    }
+    m_out += "</tbody>\n</table>\n</section>\n";
   }
 
   const model::CrawlReport& m_report;

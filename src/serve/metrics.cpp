@@ -1,8 +1,31 @@
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "metrics_internal.hpp"
 
 namespace podcrawl::serve::internal {
+
+namespace {
+
+// Text as a Prometheus label value: backslash, double quote and line feed escaped.
+std::string label_value(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+} // namespace
 
 void Metrics::observe(const char* route, int status, std::chrono::nanoseconds latency) {
   const double seconds = std::chrono::duration<double>(latency).count();
@@ -79,6 +102,24 @@ std::string Metrics::text(const http::PageCache& cache, const model::Stats& stat
       << "# HELP podcrawl_episodes Episodes their feeds still carry.\n"
          "# TYPE podcrawl_episodes gauge\n"
       << "podcrawl_episodes " << stats.episodes << '\n';
+  if (!stats.websub_hubs.empty()) {
+    out << "# HELP podcrawl_websub_new_episodes_total New episodes of feeds subscribed at a WebSub "
+           "hub, by hub and by what saw them first: a fetch the hub's push caused, or the poll.\n"
+           "# TYPE podcrawl_websub_new_episodes_total counter\n";
+    for (const auto& hub : stats.websub_hubs) {
+      const std::string label = label_value(hub.hub);
+      out << "podcrawl_websub_new_episodes_total{hub=\"" << label << "\",first=\"push\"} "
+          << hub.push << '\n'
+          << "podcrawl_websub_new_episodes_total{hub=\"" << label << "\",first=\"poll\"} "
+          << hub.poll << '\n';
+    }
+    out << "# HELP podcrawl_websub_subscriptions Active WebSub subscriptions, by hub.\n"
+           "# TYPE podcrawl_websub_subscriptions gauge\n";
+    for (const auto& hub : stats.websub_hubs) {
+      out << "podcrawl_websub_subscriptions{hub=\"" << label_value(hub.hub) << "\"} "
+          << hub.subscriptions << '\n';
+    }
+  }
   if (stats.last_crawl) {
     const auto& run = *stats.last_crawl;
     out << "# HELP podcrawl_last_crawl_feeds Feeds of the last crawl, by outcome.\n"

@@ -464,6 +464,24 @@ model::Stats read_stats(pqxx::transaction_base& txn) {
                                       row[4].as<std::int64_t>(), row[5].as<int>(),
                                       row[6].as<double>()});
   }
+  const auto hubs = txn.exec_params(
+      "WITH hubs AS (SELECT hub FROM websub_hub_counts UNION SELECT hub FROM websub_hubs"
+      "  UNION SELECT hub FROM websub_subscriptions WHERE state = 'active')"
+      " SELECT h.hub,"
+      "  coalesce((SELECT new_episodes FROM websub_hub_counts c"
+      "   WHERE c.hub = h.hub AND c.first = 'push'), 0),"
+      "  coalesce((SELECT new_episodes FROM websub_hub_counts c"
+      "   WHERE c.hub = h.hub AND c.first = 'poll'), 0),"
+      "  (SELECT count(*) FROM websub_subscriptions s WHERE s.hub = h.hub AND s.state = 'active')"
+      "   AS subscriptions,"
+      "  (SELECT extract(epoch FROM last_push_at)::bigint FROM websub_hubs w WHERE w.hub = h.hub)"
+      " FROM hubs h ORDER BY subscriptions DESC, h.hub LIMIT $1",
+      model::k_max_stats_hubs);
+  for (const auto& row : hubs) {
+    stats.websub_hubs.push_back({row[0].as<std::string>(), row[1].as<std::int64_t>(),
+                                 row[2].as<std::int64_t>(), row[3].as<std::int64_t>(),
+                                 nullable<std::int64_t>(row[4])});
+  }
   return stats;
 }
 

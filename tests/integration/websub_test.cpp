@@ -436,6 +436,18 @@ TEST_F(WebSub, ASignedDeliveryPutsTheNewEpisodeOnTheLivePageWithoutACron) {
   EXPECT_TRUE(wait_for_page(page, "Breaking News From The Hub").has_value())
       << "the pushed episode did not reach the live page";
   EXPECT_GT(feed.requests(), fetched);
+
+  // The episode is counted for the hub as seen first by push.
+  const auto metrics = testing::get(m_port, "/metrics");
+  EXPECT_NE(metrics.body.find("podcrawl_websub_new_episodes_total{hub=\"" + hub.url() +
+                              "\",first=\"push\"} 1"),
+            std::string::npos)
+      << metrics.body;
+  const auto report_file = m_dir.path() / "report.html";
+  ASSERT_EQ(run({"report", "--out", report_file.string()}).status, 0);
+  const std::string report = testing::read_file(report_file);
+  EXPECT_NE(report.find("<data class=\"push\" value=\"1\">"), std::string::npos);
+  EXPECT_NE(report.find(hub.url()), std::string::npos);
 }
 
 TEST_F(WebSub, AWrongSignatureChangesNothing) {

@@ -35,6 +35,20 @@ struct HostPaceRecord {
   double mean_latency_seconds = 0;
 };
 
+// A WebSub hub's worth: the new episodes of the feeds subscribed there, by what saw each first
+// (a fetch a delivery from the hub caused, or the crawl's schedule). A hub whose poll count
+// grows while its push count stands still has gone silent.
+struct WebSubHubFigures {
+  std::string hub;
+  std::int64_t push = 0;
+  std::int64_t poll = 0;
+  std::int64_t subscriptions = 0;           // active now
+  std::optional<std::int64_t> last_push_at; // its last delivery whose signature held
+};
+
+// Hubs `stats` and the report list, most subscriptions first.
+inline constexpr int k_max_stats_hubs = 100;
+
 struct Stats {
   std::int64_t feeds_total = 0, feeds_active = 0, feeds_failing = 0, feeds_gone = 0,
                feeds_removed = 0;
@@ -44,6 +58,8 @@ struct Stats {
   std::optional<CrawlRunStats> last_crawl;
   // The hosts the last crawl asked, most requests first (at most k_max_stats_hosts).
   std::vector<HostPaceRecord> last_crawl_hosts;
+  // WebSub hubs, at most k_max_stats_hubs.
+  std::vector<WebSubHubFigures> websub_hubs;
 };
 
 // How one fetch of a feed ended, as the crawl history counts it.

@@ -230,5 +230,22 @@ TEST(ReportPage, ArabicReadsRightToLeftInItsOwnWords) {
             std::string::npos);
 }
 
+TEST(ReportPage, ListsEachWebSubHubWithWhatItsPushSawFirst) {
+  const l10n::Localizer english(k_locales_dir, "en");
+  EXPECT_EQ(report_page(model(), english).find("websub-hubs"), std::string::npos); // none yet
+  model::CrawlReport report = model();
+  report.stats.websub_hubs.push_back({"https://hub.example/?a=1&b=2", 40, 2, 12, k_now - 3600});
+  report.stats.websub_hubs.push_back({"https://user:secret@silent.example/", 0, 1500, 3, {}});
+  const std::string page = report_page(report, english);
+  EXPECT_NE(page.find("<h2 id=\"websub-hubs-heading\">WebSub hubs</h2>"), std::string::npos);
+  EXPECT_NE(page.find("https://hub.example/?a=1&amp;b=2</td><td><data class=\"push\" "
+                      "value=\"40\">40</data></td><td><data class=\"poll\" value=\"2\">2</data>"),
+            std::string::npos);
+  EXPECT_NE(page.find(">1 hour ago</time>"), std::string::npos);
+  // A hub that never pushed: its poll count alone, and no time.
+  EXPECT_NE(page.find("value=\"1500\">1,500</data></td><td>\u2014</td>"), std::string::npos);
+  EXPECT_EQ(page.find("secret"), std::string::npos);
+}
+
 } // namespace
 } // namespace podcrawl::render
