@@ -121,6 +121,7 @@ struct LiveDirectory::Impl {
   std::chrono::steady_clock::time_point keys_loaded;
   RequestBudget budget;
   RequestBudget pubnotify_budget{1.0 / 60, 1}; // each feed may be marked once a minute
+  RequestBudget websub_budget{1.0 / k_websub_mark_seconds, k_websub_mark_burst}; // and pushed
   // The form that adds a podcast: its tokens, and how many submissions it takes an hour from
   // one client address and from everyone.
   internal::FormTokens form_tokens;
@@ -927,6 +928,12 @@ struct LiveDirectory::Impl {
                      signature == HubSignature::mismatch         ? "its signature does not hold"
                      : signature == HubSignature::unknown_method ? "an unknown signature method"
                                                                  : "no signature");
+        return nullptr;
+      }
+      if (websub_budget.take("feed " + std::to_string(subscription->feed_id),
+                             steady_milliseconds())) {
+        spdlog::debug("serve: a WebSub delivery for feed {} past its budget",
+                      subscription->feed_id);
         return nullptr;
       }
       subscriptions.record_push(subscription->feed_id, subscription->hub);

@@ -475,13 +475,14 @@ TEST_F(WebSub, AWrongSignatureChangesNothing) {
       unknown.callback.substr(0, unknown.callback.rfind('/') + 1) + std::string(64, 'b');
   EXPECT_EQ(TestHub::deliver(unknown, body, signature("sha256", body, unknown.secret)).status, 410);
 
-  // Each method the Recommendation names, signed with the secret, marks the feed urgent.
-  for (const char* method : {"sha1", "sha384", "sha512", "sha256"}) {
-    EXPECT_EQ(
-        TestHub::deliver(*subscription, body, signature(method, body, subscription->secret)).status,
-        202);
-    EXPECT_EQ(query(due), "f") << method;
-    // Scheduled again an hour away, for the next method.
+  // Each method the Recommendation names, signed with the secret, marks the feed urgent; five
+  // deliveries at once do (k_websub_mark_burst), the sixth is answered alike and changes nothing.
+  const char* methods[] = {"sha1", "sha384", "sha512", "sha256", "sha256", "sha256"};
+  for (std::size_t i = 0; i < std::size(methods); ++i) {
+    const std::string signed_with = signature(methods[i], body, subscription->secret);
+    EXPECT_EQ(TestHub::deliver(*subscription, body, signed_with).status, 202);
+    EXPECT_EQ(query(due), i < 5 ? "f" : "t") << i << " " << methods[i];
+    // Scheduled again an hour away, for the next delivery.
     pqxx::connection connection(database_url());
     pqxx::work txn(connection);
     txn.exec(

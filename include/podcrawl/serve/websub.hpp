@@ -16,6 +16,13 @@ inline constexpr std::int64_t k_websub_assumed_lease_seconds = 86400;
 // Longest hub.challenge echoed; a longer one is no verification this subscriber answers.
 inline constexpr std::size_t k_max_websub_challenge_bytes = 1024;
 
+// How often a hub's deliveries may mark one feed urgent: k_websub_mark_burst at once, then one
+// every k_websub_mark_seconds. The hub is the feed's choice, and a delivery it repeats would
+// otherwise have the feed fetched again and again; deliveries past it are answered alike and
+// change nothing (the fetch they would cause is under way or just done).
+inline constexpr double k_websub_mark_burst = 5;
+inline constexpr double k_websub_mark_seconds = 12;
+
 // True when `token` can name a subscription: k_websub_token_chars lower-case hex digits.
 bool is_websub_token(std::string_view token);
 
