@@ -122,7 +122,8 @@ public:
     std::int64_t verified_at = 0;
   };
 
-  explicit TestHub(std::int64_t granted_lease_seconds) : m_lease(granted_lease_seconds) {
+  explicit TestHub(std::int64_t granted_lease_seconds, std::string address = "127.0.0.1")
+      : m_lease(granted_lease_seconds), m_server(std::move(address)) {
     m_server.on_post("/hub", [this](const testing::Request& request, testing::Response& response) {
       auto fields = form_fields(request.body);
       Request taken{fields["hub.mode"],   fields["hub.topic"],         fields["hub.callback"],
@@ -552,6 +553,23 @@ TEST_F(WebSub, FollowsAFeedToAnotherHub) {
   EXPECT_TRUE(ended[1].verified);
   EXPECT_EQ(query("SELECT count(*) FROM websub_subscriptions"), "1");
   EXPECT_NE(second.subscription(feed.self())->callback, old_subscription->callback);
+}
+
+TEST_F(WebSub, AsksNoHubAtAnAddressThePolicyRefuses) {
+  TestHub hub(600, "127.0.0.2");
+  PushedFeed feed(m_feeds, "/pushed.xml", hub.url(), PushedFeed::Declared::document);
+  add_opml({feed.self()});
+  start_serve();
+  // The feed's own server is allowed by name; the hub's private address is not.
+  testing::write_file(m_config, testing::read_file(m_config) +
+                                    "[fetch]\nallowed_private_addresses = [\"127.0.0.1\"]\n");
+  const auto crawled = run({"--config", m_config.string(), "crawl", "--no-art"});
+  ASSERT_EQ(crawled.status, 0) << crawled.out;
+  EXPECT_NE(crawled.out.find("1 fetched"), std::string::npos) << crawled.out;
+  EXPECT_NE(crawled.out.find("websub: 0 subscribed, 0 unsubscribed, 1 failed"), std::string::npos)
+      << crawled.out;
+  EXPECT_TRUE(hub.requests().empty());
+  EXPECT_EQ(query("SELECT state FROM websub_subscriptions"), "subscribing");
 }
 
 } // namespace
