@@ -15,6 +15,17 @@ namespace podcrawl::cli {
 
 namespace {
 
+// Text a stranger sent, safe to print on a terminal: control characters become '?'.
+std::string printable(std::string text) {
+  for (char& c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      c = '?';
+    }
+  }
+  return text;
+}
+
 void add_list(CLI::App& review, Context& context) {
   auto json = std::make_shared<bool>(false);
   auto* command = review.add_subcommand(
@@ -37,7 +48,8 @@ void add_list(CLI::App& review, Context& context) {
     }
     for (const auto& submission : waiting) {
       std::cout << submission.id << '\t' << core::format_iso8601(submission.submitted_at) << '\t'
-                << submission.url << '\t' << submission.given << '\t' << submission.client << '\n';
+                << printable(submission.url) << '\t' << printable(submission.given) << '\t'
+                << printable(submission.client) << '\n';
     }
   });
 }
@@ -67,7 +79,8 @@ void add_accept(CLI::App& review, Context& context) {
                              "; still waiting (review reject " + std::to_string(*id) +
                              " drops it)");
     }
-    const auto stored = crawl::store_resolved(*database, resolution, context.config.crawl);
+    const auto stored =
+        crawl::store_resolved(*database, resolution, context.config.crawl, crawl::Removed::revive);
     store::Submissions(*database).remove(*id);
     std::cout << (stored.existed ? "exists " : "added ") << submission.url << '\n';
   });

@@ -100,13 +100,18 @@ Resolution resolve_feed(const std::string& given, const core::FetchConfig& confi
 }
 
 Submitted store_resolved(store::Database& database, const Resolution& resolution,
-                         const core::CrawlConfig& config) {
+                         const core::CrawlConfig& config, Removed removed) {
   if (!resolution.show || !resolution.fetched) {
     throw core::UsageError(resolution.url + ": no feed to store");
   }
   const std::int64_t now = core::now();
   store::CrawlList list(database);
   Submitted submitted;
+  if (const auto listed = list.find_feed(resolution.url);
+      listed && listed->status == store::FeedStatus::removed && removed == Removed::keep) {
+    submitted.existed = true;
+    return submitted;
+  }
   submitted.existed = list.add_feed(resolution.url, now) == store::AddOutcome::exists;
   const auto feed = list.find_feed(resolution.url);
   if (!feed) { // listed under the URL it moved to: the crawl stores it there

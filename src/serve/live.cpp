@@ -1,6 +1,7 @@
 #include "podcrawl/serve/live.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
@@ -67,6 +68,41 @@ constexpr auto k_keys_reload_interval = std::chrono::seconds(2);
 // The API's answers for a client over its budget and for a request it has no key for.
 constexpr const char* k_too_many_requests =
     "{\"status\":\"false\",\"description\":\"Too many requests: wait as Retry-After says.\"}\n";
+// URLs given to be added that are fetched at once, each holding a worker until it is resolved:
+// more wait (503 with Retry-After), so that slow hosts given on purpose cannot hold every worker.
+constexpr int k_max_resolving = 1;
+constexpr const char* k_resolving_retry_after = "10";
+// The longest a URL given to be added may take to arrive, each fetch of it (the page, then the
+// feed it advertises).
+constexpr long k_submission_fetch_seconds = 15;
+
+// One of the k_max_resolving slots, held for as long as it lives; taken() is false when all were.
+class ResolvingSlot {
+public:
+  explicit ResolvingSlot(std::atomic<int>& in_use) : m_in_use(in_use) {
+    int now = m_in_use.load();
+    while (now < k_max_resolving) {
+      if (m_in_use.compare_exchange_weak(now, now + 1)) {
+        m_taken = true;
+        break;
+      }
+    }
+  }
+  ~ResolvingSlot() {
+    if (m_taken) {
+      m_in_use.fetch_sub(1);
+    }
+  }
+  ResolvingSlot(const ResolvingSlot&) = delete;
+  ResolvingSlot& operator=(const ResolvingSlot&) = delete;
+
+  bool taken() const { return m_taken; }
+
+private:
+  std::atomic<int>& m_in_use;
+  bool m_taken = false;
+};
+
 // The longest URL the form takes back into its field; a longer one is cut (and refused).
 constexpr std::size_t k_max_form_url_bytes = 4096;
 // A signed request to add a feed with a key that may only read: a bare string, as every 401.
@@ -127,6 +163,8 @@ struct LiveDirectory::Impl {
   internal::FormTokens form_tokens;
   RequestBudget submissions_by_address;
   RequestBudget submissions_overall;
+  // URLs given to be added (the form, add/byfeedurl) being fetched now, on workers.
+  std::atomic<int> resolving{0};
 
   std::jthread listener; // last: stopped before the rest is destroyed
 
@@ -649,13 +687,20 @@ struct LiveDirectory::Impl {
     if (known) {
       return json_answer(200, render::api::added_answer(*known, true));
     }
-    const auto resolution = crawl::resolve_feed(asked->text, options.fetch);
+    const ResolvingSlot slot(resolving);
+    if (!slot.taken()) {
+      http::Response busy = json_answer(503, k_api_unavailable);
+      busy.headers.emplace_back("Retry-After", k_resolving_retry_after);
+      return busy;
+    }
+    const auto resolution = crawl::resolve_feed(asked->text, submission_fetch());
     if (resolution.refusal != crawl::Refusal::none) {
       return json_answer(400, render::api::not_added_answer(resolution.error));
     }
     bool existed = false;
     with_database([&](store::Database& database, render::Renderer&) -> Page {
-      existed = crawl::store_resolved(database, resolution, options.crawl).existed;
+      existed =
+          crawl::store_resolved(database, resolution, options.crawl, crawl::Removed::keep).existed;
       if (const auto feed = store::DirectoryApi(database).feed_by_url(resolution.url)) {
         known = feed->id;
       }
@@ -679,8 +724,9 @@ struct LiveDirectory::Impl {
     }
     model::SubmitPage page;
     int status = 200;
+    std::string retry_after;
     if (request.method == "POST") {
-      status = take_submission(request, page);
+      status = take_submission(request, page, retry_after);
     }
     page.token = form_tokens.issue(wall_clock());
     const auto renderer = renderers.take();
@@ -688,14 +734,19 @@ struct LiveDirectory::Impl {
     response.status = status;
     response.headers.emplace_back("Content-Type", k_html);
     response.headers.emplace_back("Cache-Control", "no-store");
+    if (!retry_after.empty()) {
+      response.headers.emplace_back("Retry-After", retry_after);
+    }
     add_security_headers(response);
     response.body = std::make_shared<const std::string>(
         renderer->submit_page(page, route.path.locale, at).html);
     return response;
   }
 
-  // A URL sent with the form: what became of it in `page`, and the answer's status.
-  int take_submission(const http::Request& request, model::SubmitPage& page) {
+  // A URL sent with the form: what became of it in `page`, and the answer's status (with the
+  // seconds to wait in `retry_after` when it is 429 or 503).
+  int take_submission(const http::Request& request, model::SubmitPage& page,
+                      std::string& retry_after) {
     using Outcome = model::SubmitPage::Outcome;
     const std::string form = internal::parameters_of(request);
     const std::string sent = query_value(form, "url");
@@ -708,18 +759,29 @@ struct LiveDirectory::Impl {
       page.outcome = Outcome::cross_site;
       return 403;
     }
+    const std::string client = submitter(request);
     const auto now_ms = steady_milliseconds();
-    if (submissions_by_address.take(request.client_address, now_ms) ||
-        submissions_overall.take("everyone", now_ms)) {
+    auto wait = submissions_by_address.take(client, now_ms);
+    if (!wait) {
+      wait = submissions_overall.take("everyone", now_ms);
+    }
+    if (wait) {
       page.outcome = Outcome::too_many;
+      retry_after = std::to_string(*wait);
       return 429;
     }
-    if (const auto known = listed_show(page.url)) {
+    if (const auto known = listing(page.url); known.listed) {
       page.outcome = Outcome::exists;
-      page.show = known;
+      page.show = known.show;
       return 200;
     }
-    const auto resolution = crawl::resolve_feed(page.url, options.fetch);
+    const ResolvingSlot slot(resolving);
+    if (!slot.taken()) {
+      page.outcome = Outcome::too_many;
+      retry_after = k_resolving_retry_after;
+      return 503;
+    }
+    const auto resolution = crawl::resolve_feed(page.url, submission_fetch());
     if (resolution.refusal != crawl::Refusal::none) {
       page.outcome = Outcome::refused;
       page.refusal = resolution.refusal;
@@ -727,7 +789,7 @@ struct LiveDirectory::Impl {
     }
     if (options.submit.review) {
       with_database([&](store::Database& database, render::Renderer&) -> Page {
-        store::Submissions(database).queue(resolution.url, page.url, request.client_address);
+        store::Submissions(database).queue(resolution.url, page.url, client);
         return nullptr;
       });
       page.outcome = Outcome::queued;
@@ -735,24 +797,62 @@ struct LiveDirectory::Impl {
     }
     bool existed = false;
     with_database([&](store::Database& database, render::Renderer&) -> Page {
-      existed = crawl::store_resolved(database, resolution, options.crawl).existed;
+      existed =
+          crawl::store_resolved(database, resolution, options.crawl, crawl::Removed::keep).existed;
       return nullptr;
     });
     page.outcome = existed ? Outcome::exists : Outcome::added;
-    page.show = listed_show(resolution.url);
+    page.show = listing(resolution.url).show;
     return 200;
   }
 
-  // The show of a feed URL as given (or normalized), when the directory lists it.
-  std::optional<model::ShowSummary> listed_show(const std::string& url) {
-    std::optional<model::ShowSummary> found;
+  // Who sent a submission, for its rate limit and the review queue: the client address, or
+  // behind a proxy on this machine the address it says it forwarded for (X-Real-IP, else the
+  // last X-Forwarded-For); a proxy elsewhere is counted as one client.
+  static std::string submitter(const http::Request& request) {
+    const bool local_peer =
+        request.client_address.starts_with("127.") || request.client_address == "::1";
+    if (!local_peer) {
+      return request.client_address;
+    }
+    if (const std::string real = std::string(core::trim(request.header("X-Real-IP")));
+        !real.empty()) {
+      return real;
+    }
+    const std::string forwarded = request.header("X-Forwarded-For");
+    const auto comma = forwarded.rfind(',');
+    const std::string last(
+        core::trim(comma == std::string::npos ? forwarded : forwarded.substr(comma + 1)));
+    return last.empty() ? request.client_address : last;
+  }
+
+  // The fetch bounds of a URL given to be added: the crawl's, with a shorter overall time, for
+  // a worker waits on it.
+  core::FetchConfig submission_fetch() const {
+    core::FetchConfig fetch = options.fetch;
+    fetch.total_timeout_seconds = std::min(fetch.total_timeout_seconds, k_submission_fetch_seconds);
+    return fetch;
+  }
+
+  // Whether the directory lists a feed URL as given (or normalized), and its show when it is to
+  // be seen: not for a feed the operator removed.
+  struct Listing {
+    bool listed = false;
+    std::optional<model::ShowSummary> show;
+  };
+  Listing listing(const std::string& url) {
+    Listing found;
     with_database([&](store::Database& database, render::Renderer&) -> Page {
       store::DirectoryApi api(database);
       if (const auto feed = feed_by_url(api, url)) {
-        found.emplace();
-        found->slug = feed->show.slug;
-        found->title = feed->show.show.title;
-        found->language = feed->show.show.language;
+        found.listed = true;
+        if (feed->status == "removed") {
+          return nullptr;
+        }
+        found.show.emplace();
+        found.show->slug = feed->show.slug;
+        found.show->title = feed->show.show.title;
+        found.show->language = feed->show.show.language;
       }
       return nullptr;
     });

@@ -37,7 +37,8 @@ private:
 // Whether a POST comes from a page of this site, as the browser says: Sec-Fetch-Site, when sent,
 // is same-origin (or none: a person's own action, not another site's page); else Origin, when
 // sent, names the host the request was sent to. A request with neither (an older browser, a
-// script) is left to the form token.
+// script) passes: the token then proves only that a form of this server was fetched, which any
+// site can do, so the form must stay harmless to send anonymously (rate limits, review).
 bool same_origin(const http::Request& request);
 
 } // namespace podcrawl::serve::internal

@@ -182,6 +182,22 @@ TEST_F(SubmitForm, RefusesWhatItCannotAddAndStoresNothing) {
   EXPECT_EQ(slugs_by_url().count(m_feeds.url("/pick.xml")), 0U);
 }
 
+// A feed the operator removed stays removed, whoever sends it again.
+TEST_F(SubmitForm, AFeedTheOperatorRemovedIsNotBroughtBack) {
+  const std::string tech = m_feeds.url("/tech.xml");
+  ASSERT_EQ(run({"remove", tech}).status, 0);
+  const int port = start_serve("", {"--allow-private-networks"});
+  ASSERT_NE(port, 0);
+  const Answer sent = send(port, "en", tech);
+  EXPECT_EQ(sent.status, 200);
+  EXPECT_NE(sent.body.find(k_exists_en), std::string::npos) << sent.body;
+  EXPECT_EQ(sent.body.find("href=\"../podcasts/"), std::string::npos); // its page is gone
+  for (const auto& feed : json::parse(run({"list", "--json", "--status", "removed"}).out)) {
+    EXPECT_EQ(feed["url"], tech);
+  }
+  EXPECT_EQ(json::parse(run({"list", "--json", "--status", "removed"}).out).size(), 1U);
+}
+
 TEST_F(SubmitForm, RefusesAPrivateAddressInArabicAndKeepsToItsRateLimits) {
   // Without --allow-private-networks, as a directory on the internet runs.
   const int port = start_serve("[submit]\nper_address_per_hour = 2\n");

@@ -39,15 +39,20 @@ Resolution resolve_feed(const std::string& given, const core::FetchConfig& confi
 
 struct Submitted {
   bool existed = false;  // the URL was listed already
-  std::string show_slug; // the show stored
+  std::string show_slug; // the show stored; "" when nothing was (a removed feed kept removed)
 };
+
+// Whether a feed the operator removed comes back when it is given again: yes from the
+// operator's own commands, never from the site's form or the API.
+enum class Removed { revive, keep };
 
 // List a resolved feed (resolution.show set) and store its show at once, as a crawl that had
 // fetched it would: its fetch state, its show and episodes, the next fetch when a crawl would
 // schedule it. The show's pages are announced as any crawl's are. A feed listed already is
-// stored again the same way (existed). Throws core::UsageError when the resolution holds no
-// show, and the store's errors.
+// stored again the same way (existed); one the operator removed stays removed, unstored, unless
+// `removed` says to revive it. Throws core::UsageError when the resolution holds no show, and
+// the store's errors.
 Submitted store_resolved(store::Database& database, const Resolution& resolution,
-                         const core::CrawlConfig& config);
+                         const core::CrawlConfig& config, Removed removed);
 
 } // namespace podcrawl::crawl
