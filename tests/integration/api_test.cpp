@@ -3,6 +3,7 @@
 // 400 bodies, the answers as the store holds them (a crawl's new episode at once), and the
 // keyless iTunes and gpodder.net searches with the pages' HTTP.
 #include <chrono>
+#include <csignal>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -292,6 +293,28 @@ std::string next_fetch_of(const json& list, const std::string& url) {
     }
   }
   return "";
+}
+
+// A ping wakes a watching crawler: the new episode is on the live show page with no crawl run.
+TEST_F(ApiServe, APublishersPingHasAWatchingCrawlerFetchItsFeedAtOnce) {
+  const int port = start_serve();
+  ASSERT_NE(port, 0);
+  testing::ChildProcess watcher(
+      command({"--allow-private-networks", "crawl", "--watch", "--no-art"}));
+  ASSERT_TRUE(watcher.wait_for_log("fetching feeds as they fall due", 60s)) << "no watcher";
+  const std::string title = "Pinged into the directory";
+  m_tech->set(testing::tech_feed_with_new_episode(title), "\"tech-2\"");
+  const Answer pinged = get(port, "/api/1.0/hub/pubnotify?url=" + m_feeds.url("/tech.xml"));
+  ASSERT_EQ(pinged.status, 200) << pinged.body;
+  // Heard as announced, or found due by the watcher's first look if the ping came before it.
+  const auto fetched = watcher.wait_for_log("1 fetched, 0 not modified, 0 failed, 1 new", 30s);
+  ASSERT_TRUE(fetched) << "the ping did not wake the watcher";
+  const auto slug = slugs_by_url()[m_feeds.url("/tech.xml")];
+  EXPECT_NE(get(port, "/en/podcasts/" + slug + "/").body.find(title), std::string::npos);
+  watcher.signal(SIGTERM);
+  const auto ended = watcher.wait_for(30s);
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->status, 0);
 }
 
 TEST_F(ApiServe, APublishersPingMakesItsFeedDueAtOnceAtMostOnceAMinute) {
