@@ -40,19 +40,21 @@ const std::string k_feed_columns =
     " f.failures,"
     " md5(s.title || s.link || s.language || s.author || coalesce(s.itunes ->> 'owner_name', '')"
     "   || coalesce(s.itunes ->> 'owner_email', '')),"
-    " n.episodes, extract(epoch FROM n.newest)::bigint, extract(epoch FROM n.oldest)::bigint,"
+    // Scalar subqueries, not a LATERAL join: with a LIMIT the planner evaluates them for the
+    // rows kept only, where recent/feeds with a category filter aggregated every match first
+    // (1.8 s against 76 ms for 9,506 shows in the news category of the bench directory).
+    " (SELECT count(*) FROM episodes e WHERE e.show_id = s.id AND e.removed_at IS NULL),"
+    " (SELECT extract(epoch FROM max(e.published))::bigint FROM episodes e"
+    "   WHERE e.show_id = s.id AND e.removed_at IS NULL),"
+    " (SELECT extract(epoch FROM min(e.published))::bigint FROM episodes e"
+    "   WHERE e.show_id = s.id AND e.removed_at IS NULL),"
     // Each name by the categories' key: a join would hash the whole table for every show.
     " (SELECT json_agg(json_build_array(sc.category_id,"
     "   (SELECT c.name FROM categories c WHERE c.id = sc.category_id)) ORDER BY sc.position)::text"
     "   FROM show_categories sc WHERE sc.show_id = s.id)";
 constexpr pqxx::row::size_type k_feed_extra = 20; // the first column after k_show_columns
 
-// The show's current episodes counted, and its newest and oldest dates, in one scan.
-const std::string k_feeds_from =
-    " FROM shows s JOIN feeds f ON f.id = s.feed_id"
-    " CROSS JOIN LATERAL (SELECT count(*) AS episodes, max(e.published) AS newest,"
-    "  min(e.published) AS oldest FROM episodes e"
-    "  WHERE e.show_id = s.id AND e.removed_at IS NULL) n";
+const std::string k_feeds_from = " FROM shows s JOIN feeds f ON f.id = s.feed_id";
 
 // The columns of a DirectoryEpisode after k_episode_columns, from
 // `episodes e JOIN shows s JOIN feeds f`.
