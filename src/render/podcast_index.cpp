@@ -1,4 +1,5 @@
 #include <ctime>
+#include <utility>
 
 #include <zlib.h>
 #include <nlohmann/json.hpp>
@@ -147,7 +148,7 @@ Json episode_json(const model::DirectoryEpisode& stored, const AnswerStyle& styl
     for (const auto& transcript : episode.transcripts) {
       transcripts.push_back({{"url", transcript.url}, {"type", transcript.type}});
     }
-    json["transcripts"] = transcripts;
+    json["transcripts"] = std::move(transcripts);
   }
   if (!episode.podcast.soundbites.empty()) {
     Json soundbites = Json::array();
@@ -157,7 +158,7 @@ Json episode_json(const model::DirectoryEpisode& stored, const AnswerStyle& styl
                             {"title", soundbite.title}});
     }
     json["soundbite"] = soundbites.front();
-    json["soundbites"] = soundbites;
+    json["soundbites"] = std::move(soundbites);
   }
   if (!episode.podcast.persons.empty()) {
     Json persons = Json::array();
@@ -168,7 +169,7 @@ Json episode_json(const model::DirectoryEpisode& stored, const AnswerStyle& styl
                          {"href", person.href},
                          {"img", person.image}});
     }
-    json["persons"] = persons;
+    json["persons"] = std::move(persons);
   }
   return json;
 }
@@ -238,7 +239,7 @@ std::string search_answer(const std::vector<model::DirectoryFeed>& feeds, const 
   }
   Json json;
   json["status"] = "true";
-  json["feeds"] = list;
+  json["feeds"] = std::move(list);
   json["count"] = feeds.size();
   json["query"] = query;
   json["description"] = "Found matching feeds";
@@ -282,7 +283,7 @@ std::string episode_answer(const std::optional<model::DirectoryEpisode>& episode
   if (episode) {
     found["imageUrlHash"] = image_url_hash(episode->episode.episode.image);
   }
-  json["episode"] = found;
+  json["episode"] = std::move(found);
   json["description"] = episode ? "Found matching item." : "No episodes match this id.";
   return dump(json, style);
 }
@@ -314,11 +315,11 @@ std::string recent_feeds_answer(const std::vector<model::DirectoryFeed>& feeds, 
     item["itunesId"] = nullptr;
     item["language"] = show.language;
     item["categories"] = categories_of(feed);
-    list.push_back(item);
+    list.push_back(std::move(item));
   }
   Json json;
   json["status"] = "true";
-  json["feeds"] = list;
+  json["feeds"] = std::move(list);
   json["count"] = feeds.size();
   json["max"] = std::to_string(max);
   json["since"] = nullable_int(since);
@@ -334,7 +335,7 @@ std::string categories_answer(const std::vector<model::CategoryRef>& categories,
   }
   Json json;
   json["status"] = "true";
-  json["feeds"] = list;
+  json["feeds"] = std::move(list);
   json["count"] = categories.size();
   json["description"] = "Categories list";
   return dump(json, style);

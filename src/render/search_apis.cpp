@@ -1,3 +1,5 @@
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/core/time.hpp"
@@ -84,8 +86,8 @@ Json itunes_result(const model::DirectoryFeed& feed, const SiteLinks& site) {
   json["primaryGenreName"] =
       feed.categories.empty() ? std::string(k_podcasts_genre) : feed.categories.front().name;
   json["contentAdvisoryRating"] = explicit_content ? "Explicit" : "Clean";
-  json["genreIds"] = genre_ids;
-  json["genres"] = genres;
+  json["genreIds"] = std::move(genre_ids);
+  json["genres"] = std::move(genres);
   return json;
 }
 
@@ -102,7 +104,7 @@ std::string itunes_answer(const std::vector<model::DirectoryFeed>& feeds, const 
   }
   Json json;
   json["resultCount"] = feeds.size();
-  json["results"] = results;
+  json["results"] = std::move(results);
   return dump(json);
 }
 
@@ -122,7 +124,7 @@ std::string gpodder_json(const std::vector<model::DirectoryFeed>& feeds, const S
     json["scaled_logo_url"] = art_url(feed, site, scale_logo.value_or(k_default_logo_width));
     json["website"] = show.link;
     json["mygpo_link"] = show_page_url(feed, site);
-    list.push_back(json);
+    list.push_back(std::move(json));
   }
   return dump(list);
 }

@@ -261,16 +261,9 @@ struct Matches {
 
 std::vector<std::int64_t> ids_of(const std::string& array_text) {
   std::vector<std::int64_t> ids;
-  std::int64_t value = 0;
-  bool in_number = false;
-  for (const char c : array_text) {
-    if (c >= '0' && c <= '9') {
-      value = value * 10 + (c - '0');
-      in_number = true;
-    } else if (in_number) {
-      ids.push_back(value);
-      value = 0;
-      in_number = false;
+  for (const auto id : internal::integer_array(array_text)) {
+    if (id) {
+      ids.push_back(*id);
     }
   }
   return ids;

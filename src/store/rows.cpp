@@ -1,3 +1,8 @@
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "podcrawl/feed/json.hpp"
@@ -118,6 +123,26 @@ std::string id_array(const std::vector<std::int64_t>& ids) {
   }
   text += '}';
   return text;
+}
+
+std::vector<std::optional<std::int64_t>> integer_array(std::string_view text) {
+  std::vector<std::optional<std::int64_t>> values;
+  if (text.size() < 2 || text.front() != '{' || text.back() != '}') {
+    return values;
+  }
+  text = text.substr(1, text.size() - 2);
+  while (!text.empty()) {
+    const std::size_t comma = std::min(text.find(','), text.size());
+    const std::string_view element = text.substr(0, comma);
+    std::int64_t value = 0;
+    const auto [end, error] =
+        std::from_chars(element.data(), element.data() + element.size(), value);
+    values.push_back(error == std::errc() && end == element.data() + element.size()
+                         ? std::optional(value)
+                         : std::nullopt);
+    text.remove_prefix(std::min(comma + 1, text.size()));
+  }
+  return values;
 }
 
 std::string text_array(const std::vector<std::string>& items) {

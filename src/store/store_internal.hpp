@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -19,10 +20,15 @@ namespace podcrawl::store {
 
 // What a Database holds, shared by the classes made over it: a member of Database, so outside
 // namespace internal.
+// Category names by id.
+using CategoryNames = std::unordered_map<std::int64_t, std::string>;
+
 struct Database::Impl {
   std::string redacted_url;
   pqxx::connection connection;
   std::unordered_set<std::string> typo_words_written; // committed, at most k_remembered_...
+  // Category names by id, as read (a name never changes), at most k_remembered_category_names.
+  CategoryNames category_names;
 
   explicit Impl(const std::string& url);
 };
@@ -46,6 +52,9 @@ inline constexpr std::size_t k_max_category_bytes = 200;
 inline constexpr std::size_t k_max_language_bytes = 35;
 // A host name: 253 bytes in DNS.
 inline constexpr std::size_t k_max_host_bytes = 253;
+
+// Category names a connection keeps (then forgotten at once); feeds list a few hundred.
+inline constexpr std::size_t k_remembered_category_names = 100'000;
 
 // Words this connection wrote to search_words lately (typo_words_to_write), at most this many
 // (then forgotten at once).
@@ -110,6 +119,9 @@ void release_show(pqxx::work& txn, std::int64_t feed_id);
 
 // Ids as a PostgreSQL array literal ("{1,2,3}"), for a `$n::bigint[]` parameter.
 std::string id_array(const std::vector<std::int64_t>& ids);
+// The elements of a one-dimensional integer array as PostgreSQL writes it ("{1,NULL,-3}"):
+// NULL, or anything that is not an integer, as nullopt; no element for text that is no array.
+std::vector<std::optional<std::int64_t>> integer_array(std::string_view text);
 // Strings as a PostgreSQL array literal, for a `$n::text[]` parameter: each element made
 // storable (storable_text) and quoted, its quotes and backslashes escaped.
 std::string text_array(const std::vector<std::string>& items);

@@ -1,6 +1,8 @@
 // The text the store writes: storable UTF-8, and the plain text of notes that search reads.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,8 @@ namespace podcrawl::store {
 namespace {
 
 using internal::bounded_text;
+using internal::id_array;
+using internal::integer_array;
 using internal::k_max_search_notes_bytes;
 using internal::search_notes;
 using internal::storable_text;
@@ -76,6 +80,22 @@ TEST(SearchNotes, DecodesTheReferencesASanitizerWrites) {
   for (const auto& [input, expected] : table) {
     EXPECT_EQ(search_notes(input, k_max_search_notes_bytes), expected) << input;
   }
+}
+
+TEST(IntegerArray, ReadsWhatPostgreSQLWritesNullsIncluded) {
+  using Values = std::vector<std::optional<std::int64_t>>;
+  EXPECT_EQ(integer_array("{20,NULL,-86400}"), (Values{20, std::nullopt, -86400}));
+  EXPECT_EQ(integer_array("{}"), Values{});
+  EXPECT_EQ(integer_array("{9223372036854775807}"), Values{INT64_MAX});
+  // Not integers, or not an array at all.
+  EXPECT_EQ(integer_array("{1.5,x,,99999999999999999999}"),
+            (Values{std::nullopt, std::nullopt, std::nullopt, std::nullopt}));
+  EXPECT_EQ(integer_array(""), Values{});
+  EXPECT_EQ(integer_array("20"), Values{});
+  EXPECT_EQ(integer_array("{1,2"), Values{});
+  // What id_array writes reads back.
+  const std::vector<std::int64_t> ids{3, 1, 4000000000};
+  EXPECT_EQ(integer_array(id_array(ids)), (Values{3, 1, 4000000000}));
 }
 
 } // namespace
