@@ -877,6 +877,7 @@ struct LiveDirectory::Impl {
     search.query = asked.text;
     search.limit = asked.max;
     search.episodes = false;
+    search.candidates = std::max(asked.max, model::k_api_search_candidates);
     const bool title_only = asked.endpoint == internal::Endpoint::search_bytitle;
     std::vector<std::int64_t> ids;
     for (const auto& hit : store::DirectorySearch(database).find_shows(search)) {

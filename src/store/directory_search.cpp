@@ -269,10 +269,12 @@ std::vector<std::int64_t> ids_of(const std::string& array_text) {
   return ids;
 }
 
-// Where a search looks: its language (empty: every language) and whether in episodes too.
+// Where a search looks: its language (empty: every language) and whether in episodes too; and
+// how many matching shows (and episodes) it ranks.
 struct Scope {
   const std::string& language;
   bool episodes = true;
+  std::int64_t candidates = model::k_search_candidates;
 };
 
 Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text, const Scope& scope,
@@ -281,8 +283,8 @@ Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text, 
   static const std::string k_shows_only = search_matches(false);
   const auto rows = exec_named(
       txn, scope.episodes ? "podcrawl_search_matches" : "podcrawl_search_show_matches",
-      scope.episodes ? k_with_episodes : k_shows_only, text.leading, model::k_search_candidates,
-      limit, offset, scope.language, model::k_search_episodes_per_show, text.last, text.typed);
+      scope.episodes ? k_with_episodes : k_shows_only, text.leading, scope.candidates, limit,
+      offset, scope.language, model::k_search_episodes_per_show, text.last, text.typed);
   Matches matches;
   for (const auto& row : rows) {
     matches.page.push_back({row[0].as<std::int64_t>(), ids_of(row[1].as<std::string>()),
@@ -290,8 +292,8 @@ Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text, 
   }
   if (!rows.empty()) {
     matches.total = rows[0][3].as<std::int64_t>();
-    matches.more = rows[0][4].as<std::int64_t>() >= model::k_search_candidates ||
-                   rows[0][5].as<std::int64_t>() >= model::k_search_candidates;
+    matches.more = rows[0][4].as<std::int64_t>() >= scope.candidates ||
+                   rows[0][5].as<std::int64_t>() >= scope.candidates;
   }
   return matches;
 }
@@ -357,6 +359,11 @@ Matches ranked_matches(SnapshotTransaction& txn, const std::string& query, const
   return result;
 }
 
+// The candidates a request ranks: as it asks, within 1..model::k_search_candidates.
+std::int64_t candidates_of(const model::SearchRequest& request) {
+  return std::clamp<std::int64_t>(request.candidates, 1, model::k_search_candidates);
+}
+
 // Whether a request's words (as stored text, `query`) are searched at all: not when there are
 // none, too many, or only stop characters; not for an empty page, and not in `language` (its
 // group) when the request named no language podcrawl knows (no show is in it).
@@ -373,7 +380,7 @@ DirectorySearch::DirectorySearch(Database& database) : m_impl(database.m_impl.ge
 
 std::vector<ShowHit> DirectorySearch::find_shows(const model::SearchRequest& request) {
   const std::string query = search_words(request.query);
-  const std::int64_t limit = std::min(request.limit, model::k_search_candidates);
+  const std::int64_t limit = std::min(request.limit, candidates_of(request));
   const std::string language = l10n::language_group(request.language);
   if (!runs(request, query, limit, language)) {
     return {};
@@ -381,8 +388,8 @@ std::vector<ShowHit> DirectorySearch::find_shows(const model::SearchRequest& req
   return guarded(m_impl->redacted_url, "search", [&] {
     SnapshotTransaction txn(m_impl->connection);
     txn.exec(k_search_settings);
-    const Matches matches =
-        ranked_matches(txn, query, {language, request.episodes}, request.offset, limit);
+    const Matches matches = ranked_matches(
+        txn, query, {language, request.episodes, candidates_of(request)}, request.offset, limit);
     txn.commit();
     std::vector<ShowHit> hits;
     for (const auto& match : matches.page) {
@@ -399,7 +406,7 @@ model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
   if (character_count(result.query) > model::k_max_search_query_chars) {
     result.too_long = true;
   }
-  const std::int64_t limit = std::min(request.limit, model::k_search_candidates);
+  const std::int64_t limit = std::min(request.limit, candidates_of(request));
   const std::string language = l10n::language_group(request.language);
   if (!runs(request, result.query, limit, language)) {
     return result;
@@ -408,7 +415,8 @@ model::SearchPage DirectorySearch::search(const model::SearchRequest& request) {
     SnapshotTransaction txn(m_impl->connection);
     txn.exec(k_search_settings);
     const Matches matches =
-        ranked_matches(txn, result.query, {language, request.episodes}, request.offset, limit);
+        ranked_matches(txn, result.query, {language, request.episodes, candidates_of(request)},
+                       request.offset, limit);
     result.total = matches.total;
     result.more = matches.more;
     std::vector<std::int64_t> show_ids;

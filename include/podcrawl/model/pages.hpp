@@ -136,6 +136,9 @@ struct SearchRequest {
   // Episodes' titles and notes searched too; false: only shows' own title, author and notes
   // (what the APIs' searches of feeds match, as Podcast Index's search/byterm does).
   bool episodes = true;
+  // Matching shows ranked (and as many episodes), at most k_search_candidates: fewer make a
+  // search of common words cheaper and rank the best of fewer.
+  std::int64_t candidates = k_search_candidates;
 };
 
 // One search result: a show, and those of its episodes that match.

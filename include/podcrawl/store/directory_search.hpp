@@ -30,7 +30,7 @@ public:
   // find fewer than model::k_search_typo_below shows, a word of 5 characters or more may also stand
   // for a title word one edit away, and what that finds is ranked after. An empty query finds
   // nothing and a too long one is not run (model::SearchPage::too_long). Bounded: at most
-  // model::k_search_candidates shows and as many episodes are ranked, under a statement timeout.
+  // SearchRequest::candidates shows and as many episodes are ranked, under a statement timeout.
   model::SearchPage search(const model::SearchRequest& request);
   // search() without reading the shows it finds: their ids, best first, for the APIs, which
   // read them as feeds.

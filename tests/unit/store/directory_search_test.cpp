@@ -305,6 +305,20 @@ TEST_F(SearchTest, ResultsAreLimitedAndEmptyQueriesFindNothing) {
   EXPECT_TRUE(directory_search().search({std::string(201, 'a'), "", 0, 10}).too_long);
 }
 
+TEST_F(SearchTest, ASearchRanksAtMostTheCandidatesItAsksFor) {
+  model::SearchRequest request{"podcast", "", 0, 10};
+  const model::SearchPage all = directory_search().search(request);
+  EXPECT_EQ(all.results.size(), 2u);
+  EXPECT_FALSE(all.more);
+  request.candidates = 1;
+  const model::SearchPage one = directory_search().search(request);
+  ASSERT_EQ(one.results.size(), 1u);
+  EXPECT_TRUE(one.more); // a second show matched and was not ranked
+  EXPECT_EQ(directory_search().find_shows(request).size(), 1u);
+  request.candidates = 0; // read as 1: a search always ranks something
+  EXPECT_EQ(directory_search().find_shows(request).size(), 1u);
+}
+
 TEST_F(SearchTest, QuerySyntaxFromUsersIsNeverAnError) {
   for (const char* query : {"\"unterminated", "a & | ! ( ) :*", "-", "OR",
                             "'; DROP TABLE shows; --", "\\", "'", "the", ":*", "<->"}) {
