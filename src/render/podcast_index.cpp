@@ -4,6 +4,7 @@
 #include <zlib.h>
 #include <nlohmann/json.hpp>
 
+#include "api_json_internal.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "podcrawl/render/api.hpp"
 
@@ -16,7 +17,8 @@ namespace podcrawl::render::api {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using internal::Json;
+using internal::object_with_room;
 
 // Words of a description an answer without `fulltext` keeps.
 constexpr std::size_t k_short_words = 100;
@@ -54,7 +56,7 @@ bool is_dead(const model::DirectoryFeed& feed) {
 // The fields every feed object has, search results' and podcasts/*'s alike.
 Json feed_fields(const model::DirectoryFeed& feed, const AnswerStyle& style) {
   const feed::Show& show = feed.show.show;
-  Json json;
+  Json json = object_with_room();
   json["id"] = feed.id;
   json["podcastGuid"] = feed.podcast_guid;
   json["title"] = show.title;
@@ -112,7 +114,7 @@ Json feed_json(const model::DirectoryFeed& feed, const AnswerStyle& style, FeedK
 
 Json episode_json(const model::DirectoryEpisode& stored, const AnswerStyle& style) {
   const feed::Episode& episode = stored.episode.episode;
-  Json json;
+  Json json = object_with_room();
   json["id"] = stored.id;
   json["title"] = episode.title;
   json["link"] = episode.link;
@@ -237,7 +239,7 @@ std::string search_answer(const std::vector<model::DirectoryFeed>& feeds, const 
   for (const auto& feed : feeds) {
     list.push_back(feed_json(feed, style, FeedKind::search_result));
   }
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["feeds"] = std::move(list);
   json["count"] = feeds.size();
@@ -248,7 +250,7 @@ std::string search_answer(const std::vector<model::DirectoryFeed>& feeds, const 
 
 std::string feed_answer(const std::optional<model::DirectoryFeed>& feed, const QueryEcho& query,
                         const AnswerStyle& style) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["query"] = echo(query);
   json["feed"] = feed ? feed_json(*feed, style, FeedKind::podcast) : Json::array();
@@ -258,7 +260,7 @@ std::string feed_answer(const std::optional<model::DirectoryFeed>& feed, const Q
 
 std::string episodes_answer(const std::vector<model::DirectoryEpisode>& episodes,
                             const EpisodesQuery& query, const AnswerStyle& style) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["liveItems"] = Json::array();
   json["items"] = episodes_json(episodes, style);
@@ -276,7 +278,7 @@ std::string episodes_answer(const std::vector<model::DirectoryEpisode>& episodes
 
 std::string episode_answer(const std::optional<model::DirectoryEpisode>& episode,
                            const std::string& id, const AnswerStyle& style) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["id"] = id;
   Json found = episode ? episode_json(*episode, style) : Json::array();
@@ -290,7 +292,7 @@ std::string episode_answer(const std::optional<model::DirectoryEpisode>& episode
 
 std::string recent_episodes_answer(const std::vector<model::DirectoryEpisode>& episodes,
                                    std::int64_t max, const AnswerStyle& style) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["items"] = episodes_json(episodes, style);
   json["count"] = episodes.size();
@@ -304,7 +306,7 @@ std::string recent_feeds_answer(const std::vector<model::DirectoryFeed>& feeds, 
   Json list = Json::array();
   for (const auto& feed : feeds) {
     const feed::Show& show = feed.show.show;
-    Json item;
+    Json item = object_with_room();
     item["id"] = feed.id;
     item["url"] = feed.show.feed_url;
     item["title"] = show.title;
@@ -317,7 +319,7 @@ std::string recent_feeds_answer(const std::vector<model::DirectoryFeed>& feeds, 
     item["categories"] = categories_of(feed);
     list.push_back(std::move(item));
   }
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["feeds"] = std::move(list);
   json["count"] = feeds.size();
@@ -333,7 +335,7 @@ std::string categories_answer(const std::vector<model::CategoryRef>& categories,
   for (const auto& category : categories) {
     list.push_back({{"id", category.id}, {"name", category.name}});
   }
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["feeds"] = std::move(list);
   json["count"] = categories.size();
@@ -342,7 +344,7 @@ std::string categories_answer(const std::vector<model::CategoryRef>& categories,
 }
 
 std::string stats_answer(const model::DirectoryCounts& counts, const AnswerStyle& style) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["stats"] = {{"feedCountTotal", counts.feeds},
                    {"episodeCountTotal", counts.episodes},
@@ -356,7 +358,7 @@ std::string stats_answer(const model::DirectoryCounts& counts, const AnswerStyle
 }
 
 std::string pubnotify_answer(bool marked, bool too_soon) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = marked ? "true" : "false";
   json["description"] = marked     ? "Feed marked for immediate update."
                         : too_soon ? "This feed was marked less than a minute ago."
@@ -365,7 +367,7 @@ std::string pubnotify_answer(bool marked, bool too_soon) {
 }
 
 std::string added_answer(std::int64_t feed_id, bool existed) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = "true";
   json["feedId"] = feed_id;
   json["existed"] = existed ? "true" : "false";
@@ -374,7 +376,7 @@ std::string added_answer(std::int64_t feed_id, bool existed) {
 }
 
 std::string not_added_answer(const std::string& why) {
-  Json json;
+  Json json = object_with_room();
   json["status"] = "false";
   json["description"] = why;
   return dump(json, {});

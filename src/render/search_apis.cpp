@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api_json_internal.hpp"
 #include "podcrawl/core/time.hpp"
 #include "podcrawl/render/api.hpp"
 #include "podcrawl/render/layout.hpp"
@@ -16,7 +17,8 @@ namespace podcrawl::render::api {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using internal::Json;
+using internal::object_with_room;
 
 // The genre every podcast is under in the iTunes Store, and its id.
 constexpr const char* k_podcasts_genre = "Podcasts";
@@ -57,7 +59,7 @@ Json itunes_result(const model::DirectoryFeed& feed, const SiteLinks& site) {
   }
   genre_ids.push_back(k_podcasts_genre_id);
   genres.push_back(k_podcasts_genre);
-  Json json;
+  Json json = object_with_room();
   json["wrapperType"] = "track";
   json["kind"] = "podcast";
   json["collectionId"] = feed.id;
@@ -102,7 +104,7 @@ std::string itunes_answer(const std::vector<model::DirectoryFeed>& feeds, const 
   for (const auto& feed : feeds) {
     results.push_back(itunes_result(feed, site));
   }
-  Json json;
+  Json json = object_with_room();
   json["resultCount"] = feeds.size();
   json["results"] = std::move(results);
   return dump(json);
@@ -113,7 +115,7 @@ std::string gpodder_json(const std::vector<model::DirectoryFeed>& feeds, const S
   Json list = Json::array();
   for (const auto& feed : feeds) {
     const feed::Show& show = feed.show.show;
-    Json json;
+    Json json = object_with_room();
     json["url"] = feed.show.feed_url;
     json["title"] = show.title.empty() ? feed.show.feed_url : show.title;
     json["author"] = show.author;
