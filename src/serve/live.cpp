@@ -8,6 +8,7 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include <spdlog/spdlog.h>
 
@@ -867,9 +868,10 @@ struct LiveDirectory::Impl {
 
   // The shows a search finds, best first: the directory's one search, of shows' own title,
   // author and notes as Podcast Index's byterm (episodes are not looked in); for search/bytitle
-  // only those whose title matched, with `clean` only those not marked explicit.
-  static std::vector<model::DirectoryFeed> search_feeds(store::Database& database,
-                                                        const internal::ApiRequest& asked) {
+  // only those whose title matched, with `clean` only those not marked explicit. The feeds are
+  // read from the cache's, the others from the store (and kept there).
+  std::vector<model::DirectoryFeed> search_feeds(store::Database& database,
+                                                 const internal::ApiRequest& asked) {
     if (asked.needs_unknown) {
       return {};
     }
@@ -879,13 +881,34 @@ struct LiveDirectory::Impl {
     search.episodes = false;
     search.candidates = std::max(asked.max, model::k_api_search_candidates);
     const bool title_only = asked.endpoint == internal::Endpoint::search_bytitle;
+    const auto started = cache.generation();
     std::vector<std::int64_t> ids;
     for (const auto& hit : store::DirectorySearch(database).find_shows(search)) {
       if (hit.title_matched || !title_only) {
         ids.push_back(hit.show_id);
       }
     }
-    auto feeds = store::DirectoryApi(database).feeds_by_ids(ids);
+    auto found = cache.find_feeds(ids, std::chrono::steady_clock::now());
+    std::vector<std::int64_t> missing;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (!found[i]) {
+        missing.push_back(ids[i]);
+      }
+    }
+    const auto loaded = store::DirectoryApi(database).feeds_by_ids(missing);
+    cache.cache_feeds_if_current(loaded, started, std::chrono::steady_clock::now());
+    std::unordered_map<std::int64_t, const model::DirectoryFeed*> loaded_by_id;
+    for (const auto& feed : loaded) {
+      loaded_by_id.emplace(feed.id, &feed);
+    }
+    std::vector<model::DirectoryFeed> feeds;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (found[i]) {
+        feeds.push_back(std::move(*found[i]));
+      } else if (const auto feed = loaded_by_id.find(ids[i]); feed != loaded_by_id.end()) {
+        feeds.push_back(*feed->second); // else gone since the search
+      }
+    }
     if (asked.clean) {
       std::erase_if(feeds, [](const model::DirectoryFeed& feed) {
         return feed.show.show.explicit_content.value_or(false);
@@ -1071,7 +1094,7 @@ struct LiveDirectory::Impl {
       });
       return read;
     });
-    return internal::metrics_response(metrics.text(cache.pages(), figures));
+    return internal::metrics_response(metrics.text(cache.pages(), cache.feed_figures(), figures));
   }
 
   // The crawl health report: for loopback clients (unless configured), never cached, in the

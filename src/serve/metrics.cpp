@@ -45,7 +45,8 @@ void Metrics::observe_api(const char* endpoint, const std::string& key, int stat
   ++m_api_requests[{endpoint, key, status}];
 }
 
-std::string Metrics::text(const http::PageCache& cache, const model::Stats& stats) const {
+std::string Metrics::text(const http::PageCache& cache, const FreshCache::FeedFigures& feed_cache,
+                          const model::Stats& stats) const {
   std::ostringstream out;
   {
     std::lock_guard lock(m_mutex);
@@ -84,6 +85,16 @@ std::string Metrics::text(const http::PageCache& cache, const model::Stats& stat
       << "# HELP podcrawl_cache_entries Pages held.\n"
          "# TYPE podcrawl_cache_entries gauge\n"
       << "podcrawl_cache_entries " << cache.entries() << '\n'
+      << "# HELP podcrawl_feed_cache_hits_total Feeds of search results read from memory.\n"
+         "# TYPE podcrawl_feed_cache_hits_total counter\n"
+      << "podcrawl_feed_cache_hits_total " << feed_cache.hits << '\n'
+      << "# HELP podcrawl_feed_cache_misses_total Feeds of search results read from the "
+         "database.\n"
+         "# TYPE podcrawl_feed_cache_misses_total counter\n"
+      << "podcrawl_feed_cache_misses_total " << feed_cache.misses << '\n'
+      << "# HELP podcrawl_feed_cache_entries Feeds held.\n"
+         "# TYPE podcrawl_feed_cache_entries gauge\n"
+      << "podcrawl_feed_cache_entries " << feed_cache.entries << '\n'
       << "# HELP podcrawl_stale_answers_total Pages answered from memory while the database was "
          "unreachable.\n"
       << "# TYPE podcrawl_stale_answers_total counter\n"

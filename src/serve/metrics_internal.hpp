@@ -12,6 +12,7 @@
 
 #include "podcrawl/http/cache.hpp"
 #include "podcrawl/model/report.hpp"
+#include "podcrawl/serve/fresh_cache.hpp"
 
 namespace podcrawl::serve::internal {
 
@@ -25,7 +26,8 @@ public:
   // An answer from memory past its freshness, the database being unreachable.
   void count_stale() { m_stale.fetch_add(1, std::memory_order_relaxed); }
   // The Prometheus text exposition of the requests, the cache and the directory's figures.
-  std::string text(const http::PageCache& cache, const model::Stats& stats) const;
+  std::string text(const http::PageCache& cache, const FreshCache::FeedFigures& feed_cache,
+                   const model::Stats& stats) const;
 
 private:
   // Upper bounds of the latency buckets, in seconds.

@@ -268,6 +268,10 @@ TEST_F(ApiServe, AnswersAreTheStoresAndACrawlsNewEpisodeIsThereAtOnce) {
           .body);
   EXPECT_EQ(one["episode"]["guid"], first["guid"]);
   EXPECT_EQ(one["episode"]["feedTitle"], by_id["feed"]["title"]);
+  // A search holds the feed as the store does (and serve keeps it in memory for the next).
+  const auto searched = json::parse(api(port, "/api/1.0/search/byterm?q=tech+talk").body);
+  ASSERT_EQ(searched["count"], 1) << searched.dump();
+  EXPECT_EQ(searched["feeds"][0]["episodeCount"], testing::k_tech_episodes);
 
   const std::string title = "A brand-new episode for the API";
   m_tech->set(testing::tech_feed_with_new_episode(title), "\"tech-2\"");
@@ -280,6 +284,12 @@ TEST_F(ApiServe, AnswersAreTheStoresAndACrawlsNewEpisodeIsThereAtOnce) {
     after = json::parse(api(port, "/api/1.0/episodes/byfeedid?id=" + id + "&max=1").body);
   } while (after["items"][0]["title"] != title && std::chrono::steady_clock::now() < deadline);
   EXPECT_EQ(after["items"][0]["title"], title);
+  // Another search (not an answer cached before) finds the feed with its new episode.
+  const auto searched_after =
+      json::parse(api(port, "/api/1.0/search/byterm?q=tech+talk&max=5").body);
+  ASSERT_EQ(searched_after["count"], 1) << searched_after.dump();
+  EXPECT_EQ(searched_after["feeds"][0]["episodeCount"], testing::k_tech_episodes + 1);
+  EXPECT_EQ(searched_after["feeds"][0]["newestItemPubdate"], after["items"][0]["datePublished"]);
   const auto recent = json::parse(api(port, "/api/1.0/recent/episodes?max=1").body);
   EXPECT_EQ(recent["items"][0]["title"], title);
   EXPECT_EQ(recent["max"], "1");

@@ -4,12 +4,16 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <list>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "podcrawl/http/cache.hpp"
+#include "podcrawl/model/api.hpp"
 
 namespace podcrawl::serve {
 
@@ -30,9 +34,20 @@ std::string show_tag(std::string_view slug);
 // answer pages: they are loaded for each request, and what memory holds (what was cached before,
 // and what is loaded since) is kept only to answer stale while the database is unreachable
 // (stale-if-error, RFC 5861). Hearing announcements again empties the cache.
+//
+// Beside the pages it holds feeds as the APIs read them (store::DirectoryApi), by show id, for
+// the shows a search finds: popular shows are found by many searches. They are kept true the same
+// way (dropped when their show is announced, cached only by a load no announcement overtook, none
+// answered while announcements are not heard), and each for at most k_feed_lifetime besides: a
+// fetch that changes nothing in its show (the feed's crawl time and status) is not announced.
 class FreshCache {
 public:
-  explicit FreshCache(std::size_t max_bytes) : m_pages(max_bytes) {}
+  // How long a feed is answered from memory after its load.
+  static constexpr std::chrono::seconds k_feed_lifetime{60};
+
+  // Pages of at most max_bytes, and feeds of about a quarter as many bytes again.
+  explicit FreshCache(std::size_t max_bytes)
+      : m_pages(max_bytes), m_feed_max_bytes(max_bytes / 4) {}
   FreshCache(const FreshCache&) = delete;
   FreshCache& operator=(const FreshCache&) = delete;
 
@@ -58,12 +73,43 @@ public:
   // Wait at most `timeout` for announcements to be heard; whether they are.
   bool wait_until_listening(std::chrono::steady_clock::duration timeout);
 
+  // The feeds of these show ids that memory holds, each in the place of its id: none while
+  // announcements are not heard, none loaded k_feed_lifetime or more before `now`.
+  std::vector<std::optional<model::DirectoryFeed>> find_feeds(
+      const std::vector<std::int64_t>& ids, std::chrono::steady_clock::time_point now);
+  // Keep these feeds, loaded at `now` by a load that began at generation `started`, when no
+  // announcement came since (as cache_if_current); the least recently found go first when they
+  // take more than the feeds' bytes.
+  void cache_feeds_if_current(const std::vector<model::DirectoryFeed>& feeds, std::uint64_t started,
+                              std::chrono::steady_clock::time_point now);
+
+  struct FeedFigures {
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::size_t entries = 0;
+    std::size_t bytes = 0; // an estimate: the feeds' text and their fixed size
+  };
+  FeedFigures feed_figures() const;
+
 private:
   mutable std::mutex m_mutex;
   std::condition_variable m_listening_changed;
   std::uint64_t m_generation = 0;
   bool m_listening = false;
   http::PageCache m_pages;
+
+  struct CachedFeed {
+    model::DirectoryFeed feed;
+    std::chrono::steady_clock::time_point loaded;
+    std::size_t bytes = 0;
+  };
+  void erase_feed(std::int64_t id);
+  void clear_feeds();
+  std::size_t m_feed_max_bytes;
+  std::list<CachedFeed> m_feed_order; // the most recently found first
+  std::unordered_map<std::int64_t, std::list<CachedFeed>::iterator> m_feeds;
+  std::unordered_map<std::string, std::int64_t> m_feed_ids_by_slug;
+  FeedFigures m_feed_figures;
 };
 
 } // namespace podcrawl::serve
