@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api_json_internal.hpp"
+#include "json_writer.hpp"
 #include "podcrawl/html/sanitize.hpp"
 #include "podcrawl/render/api.hpp"
 
@@ -18,6 +19,7 @@ namespace podcrawl::render::api {
 namespace {
 
 using internal::Json;
+using internal::JsonWriter;
 using internal::object_with_room;
 
 // Words of a description an answer without `fulltext` keeps.
@@ -33,83 +35,77 @@ std::string described(const std::string& html, const AnswerStyle& style) {
   return style.fulltext ? html : short_text(html);
 }
 
-Json nullable_int(const std::optional<std::int64_t>& value) {
-  return value ? Json(*value) : Json(nullptr);
-}
-
 // The categories as Podcast Index writes them: {"<id>": "<name>"}, null when there are none.
-Json categories_of(const model::DirectoryFeed& feed) {
+void write_categories(JsonWriter& out, const model::DirectoryFeed& feed) {
   if (feed.categories.empty()) {
-    return nullptr;
+    out.null();
+    return;
   }
-  Json categories = Json::object();
+  out.begin_object();
   for (const auto& category : feed.categories) {
-    categories[std::to_string(category.id)] = category.name;
+    out.key(std::to_string(category.id)).value(category.name);
   }
-  return categories;
+  out.end_object();
 }
 
 bool is_dead(const model::DirectoryFeed& feed) {
   return feed.status == "gone" || feed.status == "removed";
 }
 
-// The fields every feed object has, search results' and podcasts/*'s alike.
-Json feed_fields(const model::DirectoryFeed& feed, const AnswerStyle& style) {
-  const feed::Show& show = feed.show.show;
-  Json json = object_with_room();
-  json["id"] = feed.id;
-  json["podcastGuid"] = feed.podcast_guid;
-  json["title"] = show.title;
-  json["url"] = feed.show.feed_url;
-  json["originalUrl"] = feed.original_url;
-  json["link"] = show.link;
-  json["description"] = described(show.description, style);
-  json["author"] = show.author;
-  json["ownerName"] = show.itunes.owner_name;
-  json["image"] = show.image;
-  json["artwork"] = show.image;
-  json["lastUpdateTime"] = feed.show.updated_at;
-  json["lastCrawlTime"] = feed.last_fetch_at.value_or(0);
-  json["lastParseTime"] = feed.last_success_at.value_or(0);
-  json["lastGoodHttpStatusTime"] = feed.last_success_at.value_or(0);
-  json["lastHttpStatus"] = feed.last_http_status.value_or(0);
-  json["contentType"] = "";
-  json["itunesId"] = nullptr;
-  return json;
-}
-
 // A feed object: podcasts/*'s whole, or a search result's (without itunesType, chash and
 // funding, with newestItemPubdate).
 enum class FeedKind { podcast, search_result };
 
-Json feed_json(const model::DirectoryFeed& feed, const AnswerStyle& style, FeedKind kind) {
+void write_feed(JsonWriter& out, const model::DirectoryFeed& feed, const AnswerStyle& style,
+                FeedKind kind) {
   const feed::Show& show = feed.show.show;
-  Json json = feed_fields(feed, style);
+  out.begin_object();
+  out.key("id").value(feed.id);
+  out.key("podcastGuid").value(feed.podcast_guid);
+  out.key("title").value(show.title);
+  out.key("url").value(feed.show.feed_url);
+  out.key("originalUrl").value(feed.original_url);
+  out.key("link").value(show.link);
+  out.key("description").value(described(show.description, style));
+  out.key("author").value(show.author);
+  out.key("ownerName").value(show.itunes.owner_name);
+  out.key("image").value(show.image);
+  out.key("artwork").value(show.image);
+  out.key("lastUpdateTime").value(feed.show.updated_at);
+  out.key("lastCrawlTime").value(feed.last_fetch_at.value_or(0));
+  out.key("lastParseTime").value(feed.last_success_at.value_or(0));
+  out.key("lastGoodHttpStatusTime").value(feed.last_success_at.value_or(0));
+  out.key("lastHttpStatus").value(feed.last_http_status.value_or(0));
+  out.key("contentType").value("");
+  out.key("itunesId").null();
   if (kind == FeedKind::podcast) {
-    json["itunesType"] = show.itunes.type;
+    out.key("itunesType").value(show.itunes.type);
   }
-  json["generator"] = nullptr;
-  json["language"] = show.language;
-  json["explicit"] = show.explicit_content.value_or(false);
-  json["type"] = 0;
-  json["medium"] = show.podcast.medium.empty() ? "podcast" : show.podcast.medium;
-  json["dead"] = is_dead(feed) ? 1 : 0;
+  out.key("generator").null();
+  out.key("language").value(show.language);
+  out.key("explicit").value(show.explicit_content.value_or(false));
+  out.key("type").value(0);
+  out.key("medium").value(show.podcast.medium.empty() ? "podcast" : show.podcast.medium);
+  out.key("dead").value(is_dead(feed) ? 1 : 0);
   if (kind == FeedKind::podcast) {
-    json["chash"] = feed.content_hash;
+    out.key("chash").value(feed.content_hash);
   }
-  json["episodeCount"] = feed.episode_count;
-  json["crawlErrors"] = feed.failures;
-  json["parseErrors"] = 0;
-  json["categories"] = categories_of(feed);
-  json["locked"] = show.podcast.locked.value_or(false) ? 1 : 0;
-  json["imageUrlHash"] = image_url_hash(show.image);
+  out.key("episodeCount").value(feed.episode_count);
+  out.key("crawlErrors").value(feed.failures);
+  out.key("parseErrors").value(0);
+  out.key("categories");
+  write_categories(out, feed);
+  out.key("locked").value(show.podcast.locked.value_or(false) ? 1 : 0);
+  out.key("imageUrlHash").value(image_url_hash(show.image));
   if (kind == FeedKind::search_result) {
-    json["newestItemPubdate"] = nullable_int(feed.newest_item_at);
+    out.key("newestItemPubdate").value(feed.newest_item_at);
   } else if (!show.podcast.funding.empty()) {
-    json["funding"] = {{"url", show.podcast.funding.front().url},
-                       {"message", show.podcast.funding.front().text}};
+    out.key("funding").begin_object();
+    out.key("url").value(show.podcast.funding.front().url);
+    out.key("message").value(show.podcast.funding.front().text);
+    out.end_object();
   }
-  return json;
+  out.end_object();
 }
 
 Json episode_json(const model::DirectoryEpisode& stored, const AnswerStyle& style) {
@@ -235,27 +231,40 @@ std::string short_text(const std::string& html) {
 
 std::string search_answer(const std::vector<model::DirectoryFeed>& feeds, const std::string& query,
                           const AnswerStyle& style) {
-  Json list = Json::array();
+  JsonWriter out(style.pretty);
+  out.begin_object();
+  out.key("status").value("true");
+  out.key("feeds").begin_array();
   for (const auto& feed : feeds) {
-    list.push_back(feed_json(feed, style, FeedKind::search_result));
+    write_feed(out, feed, style, FeedKind::search_result);
   }
-  Json json = object_with_room();
-  json["status"] = "true";
-  json["feeds"] = std::move(list);
-  json["count"] = feeds.size();
-  json["query"] = query;
-  json["description"] = "Found matching feeds";
-  return dump(json, style);
+  out.end_array();
+  out.key("count").value(feeds.size());
+  out.key("query").value(query);
+  out.key("description").value("Found matching feeds");
+  out.end_object();
+  return out.take() + "\n";
 }
 
 std::string feed_answer(const std::optional<model::DirectoryFeed>& feed, const QueryEcho& query,
                         const AnswerStyle& style) {
-  Json json = object_with_room();
-  json["status"] = "true";
-  json["query"] = echo(query);
-  json["feed"] = feed ? feed_json(*feed, style, FeedKind::podcast) : Json::array();
-  json["description"] = feed ? "Found matching feed" : "No feeds match this id.";
-  return dump(json, style);
+  JsonWriter out(style.pretty);
+  out.begin_object();
+  out.key("status").value("true");
+  out.key("query").begin_object();
+  for (const auto& [name, value] : query) {
+    out.key(name).value(value);
+  }
+  out.end_object();
+  out.key("feed");
+  if (feed) {
+    write_feed(out, *feed, style, FeedKind::podcast);
+  } else {
+    out.begin_array().end_array();
+  }
+  out.key("description").value(feed ? "Found matching feed" : "No feeds match this id.");
+  out.end_object();
+  return out.take() + "\n";
 }
 
 std::string episodes_answer(const std::vector<model::DirectoryEpisode>& episodes,
@@ -303,30 +312,33 @@ std::string recent_episodes_answer(const std::vector<model::DirectoryEpisode>& e
 
 std::string recent_feeds_answer(const std::vector<model::DirectoryFeed>& feeds, std::int64_t max,
                                 std::optional<std::int64_t> since, const AnswerStyle& style) {
-  Json list = Json::array();
+  JsonWriter out(style.pretty);
+  out.begin_object();
+  out.key("status").value("true");
+  out.key("feeds").begin_array();
   for (const auto& feed : feeds) {
     const feed::Show& show = feed.show.show;
-    Json item = object_with_room();
-    item["id"] = feed.id;
-    item["url"] = feed.show.feed_url;
-    item["title"] = show.title;
-    item["description"] = described(show.description, style);
-    item["image"] = show.image;
-    item["newestItemPublishTime"] = feed.newest_item_at.value_or(0);
-    item["oldestItemPublishTime"] = feed.oldest_item_at.value_or(0);
-    item["itunesId"] = nullptr;
-    item["language"] = show.language;
-    item["categories"] = categories_of(feed);
-    list.push_back(std::move(item));
+    out.begin_object();
+    out.key("id").value(feed.id);
+    out.key("url").value(feed.show.feed_url);
+    out.key("title").value(show.title);
+    out.key("description").value(described(show.description, style));
+    out.key("image").value(show.image);
+    out.key("newestItemPublishTime").value(feed.newest_item_at.value_or(0));
+    out.key("oldestItemPublishTime").value(feed.oldest_item_at.value_or(0));
+    out.key("itunesId").null();
+    out.key("language").value(show.language);
+    out.key("categories");
+    write_categories(out, feed);
+    out.end_object();
   }
-  Json json = object_with_room();
-  json["status"] = "true";
-  json["feeds"] = std::move(list);
-  json["count"] = feeds.size();
-  json["max"] = std::to_string(max);
-  json["since"] = nullable_int(since);
-  json["description"] = "Found matching feeds";
-  return dump(json, style);
+  out.end_array();
+  out.key("count").value(feeds.size());
+  out.key("max").value(std::to_string(max));
+  out.key("since").value(since);
+  out.key("description").value("Found matching feeds");
+  out.end_object();
+  return out.take() + "\n";
 }
 
 std::string categories_answer(const std::vector<model::CategoryRef>& categories,
