@@ -162,16 +162,16 @@ std::string search_candidates(std::string_view table, std::string_view alias,
          "shared))";
 }
 
-// The shows matching the text search query (search::TextQuery: $1 the leading terms, $7 the
-// last term, $8 as typed), best first, from offset $4, at most $3: show id, its matching
-// episodes' ids (best first, at most $6), how it matched (2: its title, 1: its author or notes,
+// The shows matching the text search query (search::TextQuery: $1 the leading terms, $6 the
+// last term, $7 as typed), best first, from offset $4, at most $3: show id, its matching
+// episodes' ids (best first, at most $8), how it matched (2: its title, 1: its author or notes,
 // 0: only episodes), the shows found, the shows matched themselves, the episodes matched. At
-// most $2 shows and $2 episodes are ranked; without `episodes`, no episode is looked up. Each row
-// is matched by the query read in its own search configuration: the distinct readings (`readings`,
-// each with the configurations that read the words so) are looked up as search_candidates says, the
-// rows handed on one at a time until $2 have matched. Read as one disjunction of every reading, a
-// word one language stems to another's common word fetched thousands of rows only to reject them (a
-// search took 400 ms).
+// most $2 shows and $2 episodes are ranked; without `episodes`, no episode is looked up and there
+// is no $8. Each row is matched by the query read in its own search configuration: the distinct
+// readings (`readings`, each with the configurations that read the words so) are looked up as
+// search_candidates says, the rows handed on one at a time until $2 have matched. Read as one
+// disjunction of every reading, a word one language stems to another's common word fetched
+// thousands of rows only to reject them (a search took 400 ms).
 // The episodes matching the query, for search_matches: show id, episode id, tier 0, rank, when
 // published, when the show was updated; at most $2 of them.
 std::string episodes_found() {
@@ -190,43 +190,48 @@ std::string episodes_found() {
          in_language("s") + " LIMIT $2";
 }
 
-// No episode, for a search of shows alone.
-constexpr const char* k_no_episodes_found =
-    "SELECT 0::bigint, 0::bigint, 0, 0::real, NULL::timestamptz, NULL::timestamptz WHERE false";
-
 std::string search_matches(bool episodes) {
-  return "WITH q AS ("
-         "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
-         "   (to_tsquery(c.oid::regconfig, $7::text) || to_tsquery('pg_catalog.simple', $8::text))"
-         "   AS query"
-         "  FROM pg_ts_config c"
-         "), readings AS ("
-         "  SELECT query, array_agg(cfg) AS cfgs FROM q WHERE numnode(query) > 0 GROUP BY query"
-         "), shared AS ("
-         "  SELECT string_agg('(' || query::text || ')', ' | ')::tsquery AS query FROM readings"
-         "  WHERE cardinality(cfgs) > " +
-         std::to_string(k_search_shared_reading) +
-         "), shows_found AS ("
-         "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
-         "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ s.reading THEN 2 ELSE 1 END AS tier,"
-         "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published,"
-         "   s.updated_at AS updated"
-         "  FROM (" +
-         search_candidates("shows", "s",
-                           "s.id, s.search_vector, s.active, s.title, s.language_group,"
-                           " s.updated_at") +
-         ") s"
-         "  WHERE s.active AND s.title <> '' AND " +
-         in_language("s") +
-         "  LIMIT $2"
-         "), episodes_found AS (" +
-         (episodes ? episodes_found() : k_no_episodes_found) +
+  // The typed form is read once (in `simple`, which stems nothing), not once per configuration.
+  const std::string found_shows =
+      "WITH typed AS MATERIALIZED ("
+      "  SELECT to_tsquery('pg_catalog.simple', $7::text) AS query"
+      "), q AS ("
+      "  SELECT c.oid AS cfg, to_tsquery(c.oid::regconfig, $1::text) &&"
+      "   (to_tsquery(c.oid::regconfig, $6::text) || t.query) AS query"
+      "  FROM pg_ts_config c CROSS JOIN typed t"
+      "), readings AS ("
+      "  SELECT query, array_agg(cfg) AS cfgs FROM q WHERE numnode(query) > 0 GROUP BY query"
+      "), shared AS ("
+      "  SELECT string_agg('(' || query::text || ')', ' | ')::tsquery AS query FROM readings"
+      "  WHERE cardinality(cfgs) > " +
+      std::to_string(k_search_shared_reading) +
+      "), shows_found AS ("
+      "  SELECT s.id AS show_id, 0::bigint AS episode_id,"
+      "   CASE WHEN ts_filter(s.search_vector, '{a}') @@ s.reading THEN 2 ELSE 1 END AS tier,"
+      "   ts_rank(s.search_vector, s.reading) AS rank, NULL::timestamptz AS published,"
+      "   s.updated_at AS updated"
+      "  FROM (" +
+      search_candidates("shows", "s",
+                        "s.id, s.search_vector, s.active, s.title, s.language_group,"
+                        " s.updated_at") +
+      ") s"
+      "  WHERE s.active AND s.title <> '' AND " +
+      in_language("s") + "  LIMIT $2)";
+  if (!episodes) {
+    // Each show is found once: nothing to group.
+    return found_shows +
+           " SELECT f.show_id, '{}', f.tier, count(*) OVER (), count(*) OVER (), 0::bigint"
+           " FROM shows_found f"
+           " ORDER BY f.tier DESC, f.rank DESC, f.updated DESC, f.show_id"
+           " LIMIT $3 OFFSET $4";
+  }
+  return found_shows + ", episodes_found AS (" + episodes_found() +
          "), grouped AS ("
          "  SELECT m.show_id, max(m.tier) AS tier, max(m.updated) AS updated,"
          "   max(m.rank) FILTER (WHERE m.episode_id = 0) AS show_rank, max(m.rank) AS best_rank,"
          "   (array_agg(m.episode_id ORDER BY m.rank DESC, m.published DESC NULLS LAST, "
          "m.episode_id)"
-         "    FILTER (WHERE m.episode_id <> 0))[1:$6::integer] AS episode_ids"
+         "    FILTER (WHERE m.episode_id <> 0))[1:$8::integer] AS episode_ids"
          "  FROM (SELECT * FROM shows_found UNION ALL SELECT * FROM episodes_found) m"
          "  GROUP BY m.show_id"
          ")"
@@ -281,10 +286,13 @@ Matches find_matches(SnapshotTransaction& txn, const analysis::TextQuery& text, 
                      std::int64_t offset, std::int64_t limit) {
   static const std::string k_with_episodes = search_matches(true);
   static const std::string k_shows_only = search_matches(false);
-  const auto rows = exec_named(
-      txn, scope.episodes ? "podcrawl_search_matches" : "podcrawl_search_show_matches",
-      scope.episodes ? k_with_episodes : k_shows_only, text.leading, scope.candidates, limit,
-      offset, scope.language, model::k_search_episodes_per_show, text.last, text.typed);
+  const auto rows =
+      scope.episodes
+          ? exec_named(txn, "podcrawl_search_matches", k_with_episodes, text.leading,
+                       scope.candidates, limit, offset, scope.language, text.last, text.typed,
+                       model::k_search_episodes_per_show)
+          : exec_named(txn, "podcrawl_search_show_matches", k_shows_only, text.leading,
+                       scope.candidates, limit, offset, scope.language, text.last, text.typed);
   Matches matches;
   for (const auto& row : rows) {
     matches.page.push_back({row[0].as<std::int64_t>(), ids_of(row[1].as<std::string>()),
