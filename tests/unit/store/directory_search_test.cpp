@@ -228,6 +228,22 @@ TEST_F(SearchTest, WordsAreFoundHoweverTheyAreTyped) {
   EXPECT_FALSE(found("curieux").front().corrected);
 }
 
+TEST_F(SearchTest, ALastWordTypedSoFarFollowsWordsReadInTheShowsLanguage) {
+  // Spanish stems "cocinas" to the "cocin" of the title and drops "con" as a stop word; the last
+  // word is also read as the start of a word ("conversaciones").
+  const auto spanish = outcomes()
+                           .record_success(listed_feed("https://es.example/1"), k_meta,
+                                           show("Cocina y conversaciones", "es"), k_now, k_next)
+                           .show_slug;
+  for (const char* query : {"cocinas conv", "cocinas con", "cocina conversaciones", "cocinas"}) {
+    EXPECT_TRUE(has_show(found(query), spanish)) << query;
+  }
+  for (const char* query : {"cocinas conz", "cocinas learning", "learning conv"}) {
+    EXPECT_FALSE(has_show(found(query), spanish)) << query;
+  }
+  EXPECT_FALSE(has_show(found("cocinas conv"), m_english_slug));
+}
+
 TEST_F(SearchTest, ReindexRewritesEveryRowFromItsText) {
   // As a database migrated from before: vectors of the raw text, no analysed text.
   outcomes().record_success(listed_feed("https://ja.example/1"), k_meta,
