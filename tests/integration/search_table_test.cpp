@@ -75,23 +75,6 @@ std::string feed_of(const std::vector<std::string>& show) {
          "</channel></rss>";
 }
 
-std::string percent_encoded(const std::string& text) {
-  static const char* const k_hex = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
-        (byte >= '0' && byte <= '9') || byte == '-' || byte == '_' || byte == '.') {
-      out += c;
-    } else {
-      out += '%';
-      out += k_hex[byte >> 4];
-      out += k_hex[byte & 15];
-    }
-  }
-  return out;
-}
-
 // The show slugs a search page lists, in order: its links to show pages ("../podcasts/S/").
 std::vector<std::string> listed_shows(const std::string& html) {
   static const std::string k_link = "<a href=\"../podcasts/";
@@ -162,7 +145,7 @@ TEST_F(SearchTable, EveryQueryFindsItsShowThroughTheCliAndTheSite) {
     for (const auto& result : nlohmann::json::parse(cli.out)) {
       cli_slugs.push_back(result.at("show_slug").get<std::string>());
     }
-    const auto page = testing::get(port, "/en/search/?q=" + percent_encoded(query));
+    const auto page = testing::get(port, "/en/search/?q=" + testing::percent_encoded(query));
     ASSERT_EQ(page.status, 200);
     auto site_slugs = listed_shows(page.body);
 

@@ -47,23 +47,6 @@ constexpr const char* k_private_ar = "يقع هذا العنوان على شبك
 constexpr const char* k_cross_site_en = "This form was sent from another site or has expired";
 constexpr const char* k_too_many_en = "Too many podcasts were sent from here";
 
-// "%XX" for every byte but letters and digits: a field as a form sends it.
-std::string form_encoded(const std::string& text) {
-  static constexpr char k_hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-      out += c;
-    } else {
-      out += '%';
-      out += k_hex[byte >> 4];
-      out += k_hex[byte & 0xF];
-    }
-  }
-  return out;
-}
-
 class SubmitForm : public ApiServe {
 protected:
   void SetUp() override {
@@ -104,7 +87,8 @@ protected:
     if (form_token.empty()) {
       form_token = token(port, locale);
     }
-    const std::string body = "token=" + form_encoded(form_token) + "&url=" + form_encoded(url);
+    const std::string body =
+        "token=" + testing::percent_encoded(form_token) + "&url=" + testing::percent_encoded(url);
     std::string raw = "POST /" + locale +
                       "/add/ HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
                       "\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded"

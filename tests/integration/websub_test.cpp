@@ -36,22 +36,6 @@ using namespace std::chrono_literals;
 
 constexpr auto k_wait = 30s;
 
-std::string percent_encoded(const std::string& text) {
-  static constexpr char k_hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (std::isalnum(byte) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += k_hex[byte >> 4];
-      out += k_hex[byte & 0xf];
-    }
-  }
-  return out;
-}
-
 std::string form_decoded(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -186,7 +170,8 @@ public:
   static testing::Answer verification(const std::string& callback, const std::string& mode,
                                       const std::string& topic, const std::string& challenge) {
     const auto [port, path] = split_callback(callback);
-    return testing::get(port, path + "?hub.mode=" + mode + "&hub.topic=" + percent_encoded(topic) +
+    return testing::get(port, path + "?hub.mode=" + mode +
+                                  "&hub.topic=" + testing::percent_encoded(topic) +
                                   "&hub.challenge=" + challenge + "&hub.lease_seconds=600");
   }
 
@@ -208,7 +193,7 @@ private:
     }
     const auto [port, path] = split_callback(request.callback);
     std::string target = path + "?hub.mode=" + request.mode +
-                         "&hub.topic=" + percent_encoded(request.topic) +
+                         "&hub.topic=" + testing::percent_encoded(request.topic) +
                          "&hub.challenge=" + challenge;
     if (request.mode == "subscribe") {
       target += "&hub.lease_seconds=" + std::to_string(m_lease);

@@ -192,4 +192,20 @@ Answer curl_get(int port, const std::string& target, const std::vector<std::stri
   return answer;
 }
 
+std::string percent_encoded(std::string_view text) {
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += k_hex[byte >> 4];
+      out += k_hex[byte & 0xf];
+    }
+  }
+  return out;
+}
+
 } // namespace podcrawl::testing

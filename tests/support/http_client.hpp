@@ -38,6 +38,10 @@ Answer request(int port, const std::string& method, const std::string& target,
                const std::vector<std::string>& headers = {});
 Answer get(int port, const std::string& target, const std::vector<std::string>& headers = {});
 
+// Text as a query parameter or form field carries it: every byte but RFC 3986's unreserved
+// characters (letters, digits, - . _ ~) as %XX.
+std::string percent_encoded(std::string_view text);
+
 // GET http://127.0.0.1:<port><target> with libcurl, a client that checks the answer's framing
 // and takes its body out of chunks, with these extra header lines; nothing is asked compressed
 // and no proxy is used. Gives up after `timeout`; status 0 when the transfer failed.
