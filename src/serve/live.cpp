@@ -895,18 +895,16 @@ struct LiveDirectory::Impl {
         missing.push_back(ids[i]);
       }
     }
-    const auto loaded = store::DirectoryApi(database).feeds_by_ids(missing);
+    // In the order of `missing`, without those gone since the search.
+    auto loaded = store::DirectoryApi(database).feeds_by_ids(missing);
     cache.cache_feeds_if_current(loaded, started, std::chrono::steady_clock::now());
-    std::unordered_map<std::int64_t, const model::DirectoryFeed*> loaded_by_id;
-    for (const auto& feed : loaded) {
-      loaded_by_id.emplace(feed.id, &feed);
-    }
     std::vector<model::DirectoryFeed> feeds;
+    auto next = loaded.begin();
     for (std::size_t i = 0; i < ids.size(); ++i) {
       if (found[i]) {
         feeds.push_back(std::move(*found[i]));
-      } else if (const auto feed = loaded_by_id.find(ids[i]); feed != loaded_by_id.end()) {
-        feeds.push_back(*feed->second); // else gone since the search
+      } else if (next != loaded.end() && next->id == ids[i]) {
+        feeds.push_back(std::move(*next++));
       }
     }
     if (asked.clean) {
